@@ -1,0 +1,32 @@
+"""henge: the Stonehenge Anthology's rule sets, bots and tools, in Python."""
+
+from henge.engine import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    State,
+    StateFormatError,
+    game_class,
+    list_games,
+    load,
+)
+from henge.records import play, replay
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameInfo",
+    "IllegalActionError",
+    "State",
+    "StateFormatError",
+    "game_class",
+    "list_games",
+    "load",
+    "play",
+    "replay",
+]

@@ -1,0 +1,1 @@
+"""Thin adapters from the henge State API to research frameworks."""

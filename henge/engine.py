@@ -1,0 +1,435 @@
+"""The public State API every game implements and every other layer uses.
+
+The names follow OpenSpiel's Python State API so adapters stay thin. A game
+module subclasses :class:`Game` and :class:`State`, declares a
+:class:`GameInfo`, and registers itself with :func:`register`.
+
+Rules never touch a random number generator (RULINGS G1): every shuffle, deal
+and draw is a chance node whose outcomes the caller samples.
+"""
+
+from __future__ import annotations
+
+import numbers
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+CHANCE = -1
+"""``current_player()`` at a chance node."""
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+JSON_FORMAT = "henge-state"
+
+
+class IllegalActionError(ValueError):
+    """An action (id or text) that is not legal in the current state; the state is unchanged."""
+
+
+class StateFormatError(ValueError):
+    """Malformed or inconsistent state JSON."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its allowed values and default."""
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Declarative metadata of a rule set, recorded in every game record."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    version: str
+    rule_text: str
+    summary: str
+    options: tuple[Option, ...] = ()
+    round_cap: int = 0
+    min_utility: float = 0.0
+    max_utility: float = 1.0
+    utility_sum: float | None = 1.0
+    """Sum of the returns of every finished game, or None if it varies (general sum)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def variants(self) -> tuple[Any, ...]:
+        """Returns the values of the ``variant`` option, or ``('standard',)``."""
+        for option in self.options:
+            if option.name == "variant":
+                return option.values
+        return ("standard",)
+
+
+def _text_index(texts: Sequence[str]) -> dict[str, int]:
+    index: dict[str, int] = {}
+    for action, text in enumerate(texts):
+        key = text.lower()
+        if key in index:
+            raise ValueError(f"action text {text!r} is not unique")
+        index[key] = action
+    return index
+
+
+class Game:
+    """A rule set bound to a player count and options; makes initial states."""
+
+    info: ClassVar[GameInfo]
+    state_class: ClassVar[type[State]]
+    player_action_texts: ClassVar[tuple[str, ...]]
+    """Text of each player action id; a pure function of the id."""
+    chance_action_texts: ClassVar[tuple[str, ...]]
+    """Text of each chance outcome id; a pure function of the id."""
+    _player_index: ClassVar[dict[str, int]]
+    _chance_index: ClassVar[dict[str, int]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "player_action_texts" in cls.__dict__:
+            cls._player_index = _text_index(cls.player_action_texts)
+        if "chance_action_texts" in cls.__dict__:
+            cls._chance_index = _text_index(cls.chance_action_texts)
+
+    def __init__(self, players: int, **options: Any) -> None:
+        info = self.info
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"{info.id}: players must be an integer, not {players!r}")
+        if not info.min_players <= players <= info.max_players:
+            raise ValueError(f"{info.id} is for {info.min_players}-{info.max_players} players, not {players}")
+        known = {o.name: o for o in info.options}
+        for name in options:
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise ValueError(f"{info.id} has no option {name!r}; options: {allowed}")
+        resolved: dict[str, Any] = {}
+        for name, option in known.items():
+            value = options.get(name, option.default)
+            if value not in option.values:
+                allowed = ", ".join(str(v) for v in option.values)
+                raise ValueError(f"{info.id}: option {name} must be one of {allowed}, not {value!r}")
+            resolved[name] = value
+        self.num_players = players
+        self.options: dict[str, Any] = resolved
+
+    # -- sizes (OpenSpiel's names) --------------------------------------------
+
+    def num_distinct_actions(self) -> int:
+        """Returns the number of player action ids."""
+        return len(self.player_action_texts)
+
+    def max_chance_outcomes(self) -> int:
+        """Returns the number of chance outcome ids."""
+        return len(self.chance_action_texts)
+
+    def max_game_length(self) -> int:
+        """Returns an upper bound on the number of actions (chance included) in a game."""
+        raise NotImplementedError
+
+    # -- states -----------------------------------------------------------------
+
+    def new_initial_state(self) -> State:
+        """Returns the state before the first action (usually a chance node of the set-up)."""
+        return self.state_class(self)
+
+    def state_from_json(self, data: Any) -> State:
+        """Returns the state serialised by :meth:`State.to_json`; raises StateFormatError if bad."""
+        if not isinstance(data, Mapping):
+            raise StateFormatError(f"a state is a JSON object, not {type(data).__name__}")
+        expect = {
+            "format": JSON_FORMAT,
+            "game": self.info.id,
+            "version": self.info.version,
+            "players": self.num_players,
+            "options": self.options,
+        }
+        for key, value in expect.items():
+            if data.get(key) != value:
+                raise StateFormatError(f"state field {key!r} is {data.get(key)!r}; expected {value!r}")
+        history = data.get("history")
+        if not isinstance(history, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
+            raise StateFormatError("state field 'history' must be a list of integer actions")
+        fields = data.get("state")
+        if not isinstance(fields, Mapping):
+            raise StateFormatError("state field 'state' must be an object")
+        state = self.state_class(self)
+        try:
+            state._load(fields)
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise StateFormatError(f"bad {self.info.id} state: {error}") from None
+        state._history = list(history)
+        if history:
+            replayed = self.new_initial_state()
+            for step, action in enumerate(history):
+                try:
+                    replayed.apply_action(action)
+                except IllegalActionError as error:
+                    raise StateFormatError(f"history step {step} is not legal: {error}") from None
+            if replayed._fields() != state._fields():
+                raise StateFormatError("the state does not match its history")
+        return state
+
+    # -- action text ------------------------------------------------------------
+
+    def action_text(self, action: int, *, chance: bool = False) -> str:
+        """Returns the canonical text of a player action id (or a chance outcome id)."""
+        texts = self.chance_action_texts if chance else self.player_action_texts
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(texts):
+            kind = "chance outcome" if chance else "action"
+            raise IllegalActionError(f"{self.info.id}: no {kind} {action!r}; ids run 0..{len(texts) - 1}")
+        return texts[action]
+
+    def parse_action(self, text: str, *, chance: bool = False) -> int:
+        """Returns the id of an action text (case and surrounding spaces ignored)."""
+        index = self._chance_index if chance else self._player_index
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action is written as text, not {type(text).__name__}")
+        action = index.get(" ".join(text.split()).lower())
+        if action is None:
+            raise IllegalActionError(f"{self.info.id}: no action is written {text!r}")
+        return action
+
+    def __repr__(self) -> str:
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"henge.load({self.info.id!r}, players={self.num_players}{options})"
+
+
+class State:
+    """A game position. Subclasses implement the underscored hooks; the public API lives here."""
+
+    __slots__ = ("_history", "_legal", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[int] = []
+        self._legal: tuple[int, ...] | None = None
+
+    # -- hooks for games --------------------------------------------------------
+
+    def current_player(self) -> int:
+        """Returns the seat to move, CHANCE or TERMINAL."""
+        raise NotImplementedError
+
+    def _legal_actions(self) -> Sequence[int]:
+        """Returns the legal player actions, sorted (only called at a decision)."""
+        raise NotImplementedError
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns ``(outcome, probability)`` pairs sorted by outcome (only at a chance node)."""
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        """Applies a legal action or outcome. Never called with anything illegal."""
+        raise NotImplementedError
+
+    def _copy(self) -> State:
+        """Returns an independent copy of the game-specific fields (history is copied by clone)."""
+        raise NotImplementedError
+
+    def returns(self) -> list[float]:
+        """Returns each seat's result; all zero until the game is over."""
+        raise NotImplementedError
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Returns what seat ``player`` knows, as a JSON-serialisable dict (None: a spectator)."""
+        raise NotImplementedError
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> State:
+        """Returns a full state consistent with what ``player`` knows, hidden parts re-drawn."""
+        raise NotImplementedError
+
+    def _fields(self) -> dict[str, Any]:
+        """Returns the game-specific fields for JSON (secrets included)."""
+        raise NotImplementedError
+
+    def _load(self, fields: Mapping[str, Any]) -> None:
+        """Sets the game-specific fields from JSON, validating them; raises on anything bad."""
+        raise NotImplementedError
+
+    # -- the public API ---------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        """Returns True once the game is over."""
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        """Returns True when the next action is a chance outcome."""
+        return self.current_player() == CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Returns the legal actions (at a chance node: the outcomes), sorted ints."""
+        if player is not None and player != self.current_player():
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> tuple[int, ...]:
+        player = self.current_player()
+        if player == TERMINAL:
+            return ()
+        if player == CHANCE:
+            return tuple(a for a, _ in self._chance_outcomes())
+        return tuple(self._legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns ``(outcome, probability)`` pairs at a chance node (probabilities sum to 1)."""
+        if self.current_player() != CHANCE:
+            return []
+        return self._chance_outcomes()
+
+    def apply_action(self, action: int) -> None:
+        """Applies a legal action; raises IllegalActionError and changes nothing otherwise."""
+        if type(action) is not int:
+            action = _as_action(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise IllegalActionError(self._illegal_message(action))
+        self._apply(action)
+        self._history.append(action)
+        self._legal = None
+
+    def _illegal_message(self, action: object) -> str:
+        player = self.current_player()
+        if player == TERMINAL:
+            return "the game is over: no action is legal"
+        chance = player == CHANCE
+        legal = self._legal or ()
+        texts = [self.game.action_text(a, chance=chance) for a in legal]
+        shown = ", ".join(texts[:40]) + (f", ... ({len(texts)} in all)" if len(texts) > 40 else "")
+        who = "chance" if chance else f"seat {player}"
+        try:
+            name = repr(self.game.action_text(action, chance=chance))  # type: ignore[arg-type]
+        except IllegalActionError:
+            name = repr(action)
+        return f"{name} is not legal for {who} now; legal: {shown}"
+
+    def apply_text(self, text: str) -> int:
+        """Parses and applies an action written as text; returns its id."""
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def action_to_string(self, action: int) -> str:
+        """Returns the canonical text of an action of the actor to move now."""
+        return self.game.action_text(action, chance=self.current_player() == CHANCE)
+
+    def string_to_action(self, text: str) -> int:
+        """Returns the action id written ``text`` for the actor to move now."""
+        chance = self.current_player() == CHANCE
+        try:
+            return self.game.parse_action(text, chance=chance)
+        except IllegalActionError:
+            legal = [self.game.action_text(a, chance=chance) for a in self.legal_actions()]
+            shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
+            raise IllegalActionError(f"no action is written {text!r}; legal now: {shown}") from None
+
+    def legal_action_texts(self) -> list[str]:
+        """Returns the texts of the legal actions, in the order of legal_actions()."""
+        chance = self.current_player() == CHANCE
+        return [self.game.action_text(a, chance=chance) for a in self.legal_actions()]
+
+    def history(self) -> list[int]:
+        """Returns every action applied so far, chance outcomes included."""
+        return list(self._history)
+
+    def move_number(self) -> int:
+        """Returns how many actions (chance included) were applied."""
+        return len(self._history)
+
+    def clone(self) -> State:
+        """Returns an independent copy (hand-written, no deepcopy)."""
+        new = self._copy()
+        new._history = self._history[:]
+        new._legal = self._legal
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
+
+    def to_json(self) -> dict[str, Any]:
+        """Returns the full state (secrets included: for storage, never for a client)."""
+        game = self.game
+        return {
+            "format": JSON_FORMAT,
+            "game": game.info.id,
+            "version": game.info.version,
+            "players": game.num_players,
+            "options": dict(game.options),
+            "history": list(self._history),
+            "state": self._fields(),
+        }
+
+    def __str__(self) -> str:
+        fields = self._fields()
+        return "\n".join(f"{key}: {value}" for key, value in fields.items())
+
+
+def _as_action(action: object) -> int:
+    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        return int(action)
+    raise IllegalActionError(f"an action is an integer id, not {action!r}; see legal_actions()")
+
+
+# --- the registry ---------------------------------------------------------------
+
+_REGISTRY: dict[str, type[Game]] = {}
+
+
+def register(game_class: type[Game]) -> type[Game]:
+    """Registers a Game subclass under its info id (used as a class decorator)."""
+    _REGISTRY[game_class.info.id] = game_class
+    return game_class
+
+
+def _ensure_loaded() -> None:
+    import henge.games  # noqa: F401  (importing registers every game)
+
+
+def list_games() -> list[str]:
+    """Returns the ids of every registered game."""
+    _ensure_loaded()
+    return list(_REGISTRY)
+
+
+def game_class(game_id: str) -> type[Game]:
+    """Returns the Game class of a game id; raises ValueError naming the known ids."""
+    _ensure_loaded()
+    cls = _REGISTRY.get(game_id)
+    if cls is None:
+        raise ValueError(f"unknown game {game_id!r}; games: {', '.join(_REGISTRY)}")
+    return cls
+
+
+def load(game_id: str, players: int | None = None, **options: Any) -> Game:
+    """Returns the game ``game_id`` for ``players`` seats (default: its fewest) with options."""
+    cls = game_class(game_id)
+    return cls(cls.info.min_players if players is None else players, **options)
+
+
+def uniform(actions: Sequence[int]) -> list[tuple[int, float]]:
+    """Returns uniform chance outcomes over ``actions`` (sorted by the caller)."""
+    p = 1.0 / len(actions)
+    return [(a, p) for a in actions]
+
+
+def check(condition: bool, message: str) -> None:
+    """Raises StateFormatError with ``message`` unless ``condition`` holds (for _load)."""
+    if not condition:
+        raise StateFormatError(message)
+
+
+Chooser = Callable[[State], int]

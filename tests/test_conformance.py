@@ -1,0 +1,185 @@
+"""The conformance suite: every registered game, every player count and variant.
+
+Seeded random playouts check the State API contract at every node: legal
+actions, chance probabilities, clones, JSON, determinism, replay, length,
+returns, action text, illegal input, and that no seat's view leaks (G3).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import config_id, game_configs
+
+import henge
+from henge.engine import CHANCE, TERMINAL, IllegalActionError, State, StateFormatError
+
+CONFIGS = game_configs()
+GAMES_PER_CONFIG = 3
+DEEP_CHECK_EVERY = 7  # JSON round trips and resampling on every 7th node (they replay or copy the state)
+
+
+def _walk(game: henge.Game, seed: int, visit) -> State:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        visit(state, steps, rng)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            actions = [a for a, _ in outcomes]
+            action = rng.choices(actions, [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        steps += 1
+        assert steps <= game.max_game_length(), "the game ran past its declared maximum length"
+    visit(state, steps, rng)
+    return state
+
+
+def _check_node(state: State, step: int, rng: random.Random) -> None:
+    game = state.game
+    n = game.num_players
+    player = state.current_player()
+    assert player == CHANCE or player == TERMINAL or 0 <= player < n
+    legal = state.legal_actions()
+    if player == TERMINAL:
+        assert legal == [] and state.is_terminal()
+        with pytest.raises(IllegalActionError):
+            state.apply_action(0)
+        return
+    assert legal, "no legal action at a non-terminal node"
+    assert legal == sorted(set(legal)), "legal actions must be sorted and unique"
+    assert state.returns() == [0.0] * n
+    if player == CHANCE:
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == legal
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert all(p > 0 for _, p in outcomes)
+        assert all(0 <= a < game.max_chance_outcomes() for a in legal)
+    else:
+        assert state.chance_outcomes() == []
+        assert all(0 <= a < game.num_distinct_actions() for a in legal)
+    texts = [state.action_to_string(a) for a in legal]
+    assert len(set(texts)) == len(texts), "two legal actions share a text"
+    for action, text in zip(legal, texts, strict=True):
+        assert state.string_to_action(text) == action
+        assert state.string_to_action(f"  {text.upper()} ") == action
+    if step % DEEP_CHECK_EVERY:
+        return
+    before = state.to_json()
+    # An illegal id, a wrong type and an unknown text raise and change nothing.
+    illegal = next(a for a in range(max(legal) + 2) if a not in legal)
+    for bad in (illegal, -1, "play", 1.5, None):
+        with pytest.raises(IllegalActionError):
+            state.apply_action(bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        state.string_to_action("no such action")
+    assert state.to_json() == before
+    # Clones are independent.
+    twin = state.clone()
+    assert twin.to_json() == before
+    twin.apply_action(legal[-1])
+    assert state.to_json() == before
+    assert state.legal_actions() == legal
+    # JSON round trip, through text.
+    text = json.dumps(before)
+    again = game.state_from_json(json.loads(text))
+    assert again.to_json() == before
+    assert again.legal_actions() == legal
+    # No leak: re-drawing what a seat cannot see changes nothing it sees.
+    for seat in range(n):
+        seen = state.observation(seat)
+        json.dumps(seen)
+        sample = state.resample_from_infostate(seat, rng)
+        assert sample.observation(seat) == seen, f"seat {seat}'s view changed when its unknowns were re-drawn"
+        assert sample.observation(None) == state.observation(None)
+        assert sample.current_player() == player
+        if player == seat:
+            assert sample.legal_actions() == legal
+        assert game.state_from_json(sample.to_json()).to_json() == sample.to_json()
+    assert state.to_json() == before
+    with pytest.raises(ValueError):
+        state.observation(n)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_random_playouts_keep_the_contract(config):
+    game_id, players, options = config
+    game = henge.load(game_id, players, **options)
+    for seed in range(GAMES_PER_CONFIG):
+        final = _walk(game, seed, _check_node)
+        returns = final.returns()
+        info = game.info
+        assert len(returns) == players
+        assert all(info.min_utility <= r <= info.max_utility for r in returns)
+        if info.utility_sum is not None:
+            assert abs(sum(returns) - info.utility_sum) < 1e-9
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_resampling_redraws_hidden_information(config):
+    """The leak check can only fail if resampling really changes something: it must."""
+    game_id, players, options = config
+    game = henge.load(game_id, players, **options)
+    changed = 0
+
+    def visit(state: State, step: int, rng: random.Random) -> None:
+        nonlocal changed
+        if step % 5 == 0 and not state.is_terminal():
+            for seat in range(players):
+                if state.resample_from_infostate(seat, rng).to_json()["state"] != state.to_json()["state"]:
+                    changed += 1
+
+    _walk(game, 11, visit)
+    assert changed > 0
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_same_seed_same_record_and_replay_reproduces(config):
+    game_id, players, options = config
+    game = henge.load(game_id, players, **options)
+    first = henge.play(game, ["random"] * players, seed=1234)
+    second = henge.play(game, ["random"] * players, seed=1234)
+    assert first == second
+    assert henge.play(game, ["random"] * players, seed=1235)["actions"] != first["actions"]
+    record = json.loads(json.dumps(first))
+    states = henge.replay(record)
+    assert len(states) == len(first["actions"]) + 1
+    assert states[-1].is_terminal()
+    assert states[-1].returns() == first["returns"]
+    assert states[-1].history() == first["actions"]
+    assert len(first["actions"]) <= game.max_game_length()
+
+
+@pytest.mark.parametrize("game_id", henge.list_games())
+def test_bad_loads_and_bad_json_are_refused_clearly(game_id):
+    info = henge.game_class(game_id).info
+    with pytest.raises(ValueError, match=f"{info.min_players}-{info.max_players} players"):
+        henge.load(game_id, info.max_players + 1)
+    with pytest.raises(ValueError, match="no option 'colour'"):
+        henge.load(game_id, info.min_players, colour="red")
+    game = henge.load(game_id, info.min_players)
+    state = game.new_initial_state()
+    good = state.to_json()
+    for bad in (None, [], {**good, "game": "chess"}, {**good, "history": "abc"}, {**good, "state": 3}):
+        with pytest.raises(StateFormatError):
+            game.state_from_json(bad)
+    broken = json.loads(json.dumps(good))
+    broken["state"] = {k: None for k in broken["state"]}
+    with pytest.raises(StateFormatError):
+        game.state_from_json(broken)
+    record = henge.play(game, ["random"] * info.min_players, seed=3)
+    final = henge.replay(record)[-1].to_json()
+    tampered = json.loads(json.dumps(final))
+    tampered["history"] = tampered["history"][:-1]
+    with pytest.raises(StateFormatError):
+        game.state_from_json(tampered)
+
+
+def test_unknown_game_names_the_games():
+    with pytest.raises(ValueError, match="stonerush"):
+        henge.load("chess")
