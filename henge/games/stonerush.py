@@ -142,8 +142,11 @@ class StonerushState(State):
                 self._end_discards()
             else:
                 card = action - _DISCARD
-                self.hands[self.player].remove(card)
+                hand = self.hands[self.player]
+                hand.remove(card)
                 self.discard.append(card)
+                if not hand:  # nothing left to keep: no choice remains
+                    self._end_discards()
         elif phase == DEAL_TRILITHONS:
             self.trilithon[self.player] = action - box.TRILITHON_CARD_BASE
             self.player += 1

@@ -1,0 +1,153 @@
+"""The ``henge`` command line: list games, play in the terminal, replay records, benchmark."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+import henge
+from henge.agents import agent_names
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _options(game_id: str, variant: str | None) -> dict[str, Any]:
+    if variant is None:
+        return {}
+    info = henge.game_class(game_id).info
+    if not any(o.name == "variant" for o in info.options):
+        raise click.BadParameter(f"{game_id} has no variants", param_hint="--variant")
+    return {"variant": variant}
+
+
+@click.group()
+@click.version_option(henge.__version__, prog_name="henge")
+def main() -> None:
+    """henge: the Stonehenge Anthology's games in Python."""
+
+
+@main.command()
+def games() -> None:
+    """List the games with their player counts and variants."""
+    table = Table("game", "name", "players", "variants", "version", "about")
+    for game_id in henge.list_games():
+        info = henge.game_class(game_id).info
+        players = (
+            f"{info.min_players}" if info.min_players == info.max_players else f"{info.min_players}-{info.max_players}"
+        )
+        table.add_row(game_id, info.name, players, ", ".join(map(str, info.variants)), info.version, info.summary)
+    _console().print(table)
+
+
+@main.command(name="play")
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-n", type=int, default=None, help="Number of players (default: the game's fewest).")
+@click.option("--seat", "-s", type=int, default=0, show_default=True, help="Your seat, 0 to players-1.")
+@click.option(
+    "--bots",
+    "-b",
+    default="random",
+    show_default=True,
+    help="Bot for the other seats, or a comma list of one per seat.",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the chance events (default: a fresh random one).")
+@click.option("--variant", "-v", default=None, help="A variant of the game (see `henge games`).")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Save the game record (JSON) here.",
+)
+def play_command(
+    game_id: str,
+    players: int | None,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    variant: str | None,
+    record_path: Path | None,
+) -> None:
+    """Play GAME in the terminal, you at one seat against bots at the others."""
+    from henge.terminal.app import QuitGame, play_in_terminal
+
+    console = _console()
+    try:
+        game = henge.load(game_id, players, **_options(game_id, variant))
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    if not 0 <= seat < game.num_players:
+        raise click.BadParameter(f"seats run 0 to {game.num_players - 1}", param_hint="--seat")
+    bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+    for name in bot_list:
+        if name not in agent_names():
+            raise click.BadParameter(f"unknown bot {name!r}; bots: {', '.join(agent_names())}", param_hint="--bots")
+    if not bot_list:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    if len(bot_list) > 1 and len(bot_list) != game.num_players - 1:
+        raise click.BadParameter(
+            f"give one bot for all seats or one per other seat ({game.num_players - 1})", param_hint="--bots"
+        )
+    try:
+        record = play_in_terminal(console, game, seat=seat, bots=bot_list, seed=seed)
+    except (KeyboardInterrupt, EOFError, QuitGame):
+        console.print("\n[bold]Game abandoned.[/]")
+        sys.exit(130)
+    if record_path is not None:
+        record_path.write_text(json.dumps(record, indent=1))
+        console.print(f"record saved to {record_path}")
+
+
+@main.command(name="replay")
+@click.argument("record_path", metavar="RECORD.json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--step", type=int, default=None, help="Show this one step and stop.")
+def replay_command(record_path: Path, step: int | None) -> None:
+    """Step through a finished game with everything revealed."""
+    from henge.terminal.app import show_replay
+
+    console = _console()
+    try:
+        record = json.loads(record_path.read_text())
+        show_replay(console, record, step=step)
+    except json.JSONDecodeError as error:
+        raise click.UsageError(f"{record_path} is not JSON: {error}") from None
+    except ValueError as error:
+        raise click.UsageError(f"{record_path}: {error}") from None
+    except (KeyboardInterrupt, EOFError):
+        console.print()
+
+
+@main.command(name="bench")
+@click.argument("game_ids", metavar="[GAME]...", nargs=-1)
+@click.option("--seconds", "-t", type=float, default=10.0, show_default=True, help="Seconds of random play per game.")
+@click.option(
+    "--repeats", "-r", type=int, default=5, show_default=True, help="Runs per game; figures are their medians."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench_command(game_ids: tuple[str, ...], seconds: float, repeats: int, as_json: bool) -> None:
+    """Measure engine speed on uniformly random games (medians of repeated runs)."""
+    from henge.bench import bench_game, table
+
+    ids = list(game_ids) or henge.list_games()
+    for game_id in ids:
+        if game_id not in henge.list_games():
+            raise click.BadParameter(f"unknown game {game_id!r}; games: {', '.join(henge.list_games())}")
+    if seconds <= 0 or repeats < 1:
+        raise click.BadParameter("--seconds must be positive and --repeats at least 1")
+    results = [bench_game(game_id, seconds=seconds, repeats=repeats) for game_id in ids]
+    if as_json:
+        click.echo(json.dumps(results, indent=1))
+    else:
+        _console().print(table(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""Terminal play: each game's drawing (``henge.terminal.<game_id>``) and the shared loops.
+
+A game's drawing module offers ``render(observation) -> RenderableType`` and
+``describe_decision(observation) -> str``; it sees only the observation of
+the seat it draws for, so the terminal can show nothing a seat may not know.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from rich.console import RenderableType
+from rich.pretty import Pretty
+from rich.text import Text
+
+STYLE = {
+    "white": "bold white",
+    "blue": "bold blue",
+    "green": "bold green",
+    "yellow": "bold yellow",
+    "red": "bold red",
+    "black": "bold white on grey23",
+    "gray": "grey62",
+}
+"""Rich styles of the six colours (and gray) of the box."""
+
+_SYMBOL = {"d": "☀", "n": "☾"}
+
+
+def card(text: str) -> Text:
+    """Returns a card (``13d``, ``7n``, ``T-red``) drawn in its colour with a sun or moon."""
+    from henge import box
+
+    code = box.parse_card(text)
+    colour = box.COLOURS[box.CARD_COLOUR[code]]
+    if box.is_trilithon_card(code):
+        return Text(f"[Π {colour}]", style=STYLE[colour])
+    return Text(f"[{text[:-1]}{_SYMBOL[text[-1]]}]", style=STYLE[colour])
+
+
+def cards(texts: list[str] | None) -> Text:
+    """Returns a row of cards, or a dash for none."""
+    if not texts:
+        return Text("-", style="dim")
+    return Text(" ").join(card(t) for t in texts)
+
+
+def _module(game_id: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"henge.terminal.{game_id}")
+    except ModuleNotFoundError:
+        return None
+
+
+def renderer(game_id: str) -> Callable[[dict[str, Any]], RenderableType]:
+    """Returns the drawing function of a game (a plain dump of the observation if it has none)."""
+    module = _module(game_id)
+    if module is not None and hasattr(module, "render"):
+        return module.render
+    return lambda obs: Pretty(obs)
+
+
+def decision_text(game_id: str, observation: dict[str, Any]) -> str:
+    """Returns the prompt naming the decision a seat is making."""
+    module = _module(game_id)
+    if module is not None and hasattr(module, "describe_decision"):
+        return str(module.describe_decision(observation))
+    return "choose an action"

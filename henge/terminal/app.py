@@ -1,0 +1,158 @@
+"""The terminal loops: a person at one seat against bots, and stepping through a record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from henge.agents import Decision
+from henge.engine import Game, State
+from henge.records import play, replay
+from henge.terminal import decision_text, renderer
+
+QUIT_WORDS = {"q", "quit", "exit"}
+
+
+class QuitGame(Exception):
+    """The person asked to leave the game."""
+
+
+class TerminalPlayer:
+    """A person at the keyboard: shows the seat's view and asks for a legal choice until given one."""
+
+    name = "human"
+    needs_samples = False
+
+    def __init__(self, console: Console, game_id: str) -> None:
+        self.console = console
+        self.game_id = game_id
+        self.render = renderer(game_id)
+
+    def choose(self, decision: Decision) -> int:
+        """Returns the action the person picks by number or by text."""
+        console = self.console
+        console.print(Rule())
+        console.print(self.render(decision.observation))
+        console.print(Text(decision_text(self.game_id, decision.observation), style="bold cyan"))
+        self._list(decision)
+        while True:
+            answer = console.input("[bold]your choice[/] (number or text, ? to list, q to quit): ")
+            choice = parse_choice(answer, decision.legal_texts)
+            if isinstance(choice, int):
+                return decision.legal_actions[choice]
+            if choice == "list":
+                self._list(decision)
+            elif choice == "quit":
+                raise QuitGame
+            else:
+                console.print(Text(choice, style="red"))
+
+    def _list(self, decision: Decision) -> None:
+        table = Table(show_header=False, box=None, padding=(0, 2))
+        for number, text in enumerate(decision.legal_texts, start=1):
+            table.add_row(f"{number:>3}", text)
+        self.console.print(table)
+
+
+def parse_choice(answer: str, legal_texts: list[str]) -> int | str:
+    """Returns the index of the chosen legal text, or 'list', 'quit' or an error message."""
+    words = " ".join(answer.split()).lower()
+    if words in ("?", "help", "list"):
+        return "list"
+    if words in QUIT_WORDS:
+        return "quit"
+    if words.isdigit():
+        number = int(words)
+        if 1 <= number <= len(legal_texts):
+            return number - 1
+        return f"there is no choice {number}: choose 1 to {len(legal_texts)}"
+    lowered = [t.lower() for t in legal_texts]
+    if words in lowered:
+        return lowered.index(words)
+    if not words:
+        return f"type a number 1 to {len(legal_texts)} or the text of a choice"
+    near = [t for t in legal_texts if t.lower().startswith(words)]
+    if len(near) == 1:
+        return legal_texts.index(near[0])
+    hint = f" (did you mean {', '.join(near[:5])}?)" if near else ""
+    return f"{answer.strip()!r} is not a legal choice now{hint}; type a number 1 to {len(legal_texts)} or its text"
+
+
+def play_in_terminal(console: Console, game: Game, *, seat: int, bots: list[str], seed: int | None) -> dict[str, Any]:
+    """Plays one game with a person at ``seat`` and bots elsewhere; returns the record."""
+    person = TerminalPlayer(console, game.info.id)
+    agents: list[Any] = []
+    bot_names = iter(bots * game.num_players)
+    for k in range(game.num_players):
+        agents.append(person if k == seat else next(bot_names))
+    record = play(game, agents, seed=seed)
+    final = replay(record)[-1]
+    console.print(Rule("the end"))
+    console.print(renderer(game.info.id)(final.observation(seat)))
+    returns = record["returns"]
+    mine = returns[seat]
+    best = max(returns)
+    verdict = (
+        "You win!"
+        if mine == best and returns.count(best) == 1
+        else "You share the win."
+        if mine == best
+        else "You lose."
+    )
+    console.print(Text(verdict, style="bold green" if mine == best else "bold red"))
+    return record
+
+
+def show_replay(console: Console, record: dict[str, Any], *, step: int | None = None) -> None:
+    """Steps through a recorded game with everything revealed (or shows one step)."""
+    states = replay(record)
+    game_id = record["game"]
+    texts = record["texts"]
+    draw = renderer(game_id)
+    if step is not None:
+        _show_step(console, draw, states, texts, step)
+        return
+    at = 0
+    while True:
+        _show_step(console, draw, states, texts, at)
+        answer = (
+            console.input(
+                f"[bold]step {at}/{len(states) - 1}[/] (enter: next, b: back, number: go to step, e: end, q: quit): "
+            )
+            .strip()
+            .lower()
+        )
+        if answer in QUIT_WORDS:
+            return
+        if answer == "b":
+            at = max(0, at - 1)
+        elif answer == "e":
+            at = len(states) - 1
+        elif answer.isdigit():
+            at = min(int(answer), len(states) - 1)
+        elif answer == "":
+            if at == len(states) - 1:
+                return
+            at += 1
+        else:
+            console.print(Text("enter, b, e, q or a step number", style="red"))
+
+
+def _show_step(console: Console, draw: Any, states: list[State], texts: list[str], at: int) -> None:
+    if not 0 <= at < len(states):
+        raise ValueError(f"steps run 0..{len(states) - 1}, not {at}")
+    state = states[at]
+    console.print(Rule(f"step {at}" + (f": {texts[at - 1]}" if at else ": the start")))
+    console.print(draw(state.observation(None)))
+    # Everything revealed: what each seat sees beyond the spectator's view.
+    public = state.observation(None)
+    hands = Table(title="hidden from the others", title_justify="left", box=None, show_header=False)
+    for seat in range(state.game.num_players):
+        seen = state.observation(seat)
+        secret = {k: v for k, v in seen.items() if k != "seat" and public.get(k) != v}
+        hands.add_row(f"seat {seat}", Text(", ".join(f"{k}: {v}" for k, v in secret.items()) or "-"))
+    console.print(hands)

@@ -1,0 +1,98 @@
+"""The command line: listing, a full terminal game against bots, bad input, replay, bench."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from henge.cli import main
+from henge.terminal.app import parse_choice
+
+
+def test_games_lists_every_game_with_players_and_variants():
+    result = CliRunner().invoke(main, ["games"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "stonerush" in result.output and "3-5" in result.output and "bluestones" in result.output
+
+
+def test_play_a_whole_game_by_numbers_and_text_then_replay_it(tmp_path):
+    record = tmp_path / "game.json"
+    # The first turn by text (with a typo first), every later choice by number 1.
+    answers = ["plya", "?", "99", "1", "1", "done"] + ["1"] * 3000
+    result = CliRunner().invoke(
+        main,
+        ["play", "stonerush", "--players", "3", "--seed", "7", "--record", str(record)],
+        input="\n".join(answers) + "\n",
+        terminal_width=120,
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "not a legal choice" in out  # the typo is answered, not a traceback
+    assert "there is no choice 99" in out
+    assert "trilithon cards:" in out and "winner:" in out
+    assert "Traceback" not in out
+    saved = json.loads(record.read_text())
+    assert saved["game"] == "stonerush" and saved["seed"] == 7 and saved["agents"][0] == "human"
+    shown = CliRunner().invoke(main, ["replay", str(record), "--step", str(len(saved["actions"]))], terminal_width=120)
+    assert shown.exit_code == 0, shown.output
+    assert "hidden from the others" in shown.output and "winner:" in shown.output
+    stepped = CliRunner().invoke(main, ["replay", str(record)], input="\n\nb\n3\nq\n", terminal_width=120)
+    assert stepped.exit_code == 0 and "step 3" in stepped.output
+
+
+def test_play_never_shows_other_hands():
+    result = CliRunner().invoke(main, ["play", "stonerush", "-n", "3", "--seed", "3"], input="q\n", terminal_width=120)
+    assert result.exit_code == 130 and "Game abandoned" in result.output
+    assert "hidden from the others" not in result.output
+
+
+def test_end_of_input_or_interrupt_exits_cleanly():
+    result = CliRunner().invoke(main, ["play", "stonerush", "-n", "4", "--seed", "1"], input="")
+    assert result.exit_code == 130
+    assert "Game abandoned" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_arguments_say_what_is_allowed(tmp_path):
+    runner = CliRunner()
+    cases = [
+        (["play", "chess"], "unknown game 'chess'; games: stonerush"),
+        (["play", "stonerush", "--players", "7"], "3-5 players"),
+        (["play", "stonerush", "--seat", "5"], "seats run 0 to 2"),
+        (["play", "stonerush", "--bots", "genius"], "bots: random"),
+        (["play", "stonerush", "--variant", "moon"], "must be one of standard, bluestones"),
+        (["bench", "chess"], "unknown game"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(main, args, terminal_width=200)
+        assert result.exit_code == 2, args
+        assert message in " ".join(result.output.split()), (args, result.output)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = runner.invoke(main, ["replay", str(bad)])
+    assert result.exit_code == 2 and "is not JSON" in result.output
+    bad.write_text(json.dumps({"format": "henge-record", "format_version": 1, "game": "stonerush", "players": 9}))
+    result = runner.invoke(main, ["replay", str(bad)])
+    assert result.exit_code == 2 and "3-5 players" in result.output
+
+
+def test_parse_choice_by_number_text_and_prefix():
+    legal = ["play 1d", "play 13n", "done"]
+    assert parse_choice("2", legal) == 1
+    assert parse_choice("  PLAY   13N ", legal) == 1
+    assert parse_choice("do", legal) == 2
+    assert parse_choice("?", legal) == "list"
+    assert parse_choice("q", legal) == "quit"
+    message = parse_choice("pla", legal)
+    assert isinstance(message, str) and "did you mean play 1d, play 13n" in message
+    assert "choose 1 to 3" in str(parse_choice("0", legal))
+
+
+def test_bench_reports_every_figure_as_json():
+    result = CliRunner().invoke(main, ["bench", "stonerush", "--seconds", "0.3", "--repeats", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    (figures,) = json.loads(result.output)
+    for key in ("games/s", "decisions/s", "us/legal_actions", "us/apply_action", "us/clone"):
+        assert figures[key] > 0
+    assert figures["players"] == 4
