@@ -307,12 +307,14 @@ class State:
         if player == TERMINAL:
             return "the game is over: no action is legal"
         chance = player == CHANCE
+        if chance:  # the outcomes would tell what is in a hidden pile: never list them
+            return f"{action!r} is not a possible chance outcome here; see chance_outcomes()"
         legal = self._legal or ()
-        texts = [self.game.action_text(a, chance=chance) for a in legal]
+        texts = [self.game.action_text(a) for a in legal]
         shown = ", ".join(texts[:40]) + (f", ... ({len(texts)} in all)" if len(texts) > 40 else "")
-        who = "chance" if chance else f"seat {player}"
+        who = f"seat {player}"
         try:
-            name = repr(self.game.action_text(action, chance=chance))  # type: ignore[arg-type]
+            name = repr(self.game.action_text(action))  # type: ignore[arg-type]
         except IllegalActionError:
             name = repr(action)
         return f"{name} is not legal for {who} now; legal: {shown}"
@@ -333,7 +335,9 @@ class State:
         try:
             return self.game.parse_action(text, chance=chance)
         except IllegalActionError:
-            legal = [self.game.action_text(a, chance=chance) for a in self.legal_actions()]
+            if chance:  # never list chance outcomes: they would tell what a hidden pile holds
+                raise IllegalActionError(f"no chance outcome is written {text!r}") from None
+            legal = [self.game.action_text(a) for a in self.legal_actions()]
             shown = ", ".join(legal[:40]) + (f", ... ({len(legal)} in all)" if len(legal) > 40 else "")
             raise IllegalActionError(f"no action is written {text!r}; legal now: {shown}") from None
 

@@ -183,3 +183,24 @@ def test_bad_loads_and_bad_json_are_refused_clearly(game_id):
 def test_unknown_game_names_the_games():
     with pytest.raises(ValueError, match="stonerush"):
         henge.load("chess")
+
+
+@pytest.mark.parametrize("game_id", henge.list_games())
+def test_errors_at_chance_nodes_never_list_the_outcomes(game_id):
+    """G3: an error message is no window onto a hidden pile."""
+    game = henge.load(game_id, henge.game_class(game_id).info.min_players)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while not state.is_terminal():
+        if state.is_chance_node() and len(state.legal_actions()) > 1:
+            outcome_texts = state.legal_action_texts()
+            illegal = next(a for a in range(game.max_chance_outcomes() + 1) if a not in state.legal_actions())
+            with pytest.raises(IllegalActionError) as by_id:
+                state.apply_action(illegal)
+            with pytest.raises(IllegalActionError) as by_text:
+                state.string_to_action("nonsense")
+            for error in (by_id, by_text):
+                assert not any(text in str(error.value) for text in outcome_texts)
+            return
+        state.apply_action(rng.choice(state.legal_actions()))
+    pytest.fail("no chance node with several outcomes")
