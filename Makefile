@@ -27,8 +27,8 @@ run: $(STAMP)
 test: $(TEST_STAMP) lint typecheck pytest
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check henge tests
-	$(BIN)/ruff format --check henge tests
+	$(BIN)/ruff check henge tests scripts
+	$(BIN)/ruff format --check henge tests scripts
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy

@@ -71,7 +71,7 @@ def play(
             action = sample_chance(state, chance)
         else:
             agent = players[seat]
-            decision = make_decision(state, seat, rngs[seat], samples=agent.needs_samples)
+            decision = make_decision(state, seat, rngs[seat], samples=getattr(agent, "needs_samples", False))
             action = agent.choose(decision)
         text = state.action_to_string(action)
         if on_action is not None:
@@ -87,7 +87,7 @@ def play(
         "players": game.num_players,
         "options": dict(game.options),
         "seed": seed,
-        "agents": [a.name for a in players],
+        "agents": [getattr(a, "name", type(a).__name__) for a in players],
         "actions": actions,
         "texts": texts,
         "returns": state.returns(),

@@ -204,3 +204,17 @@ def test_errors_at_chance_nodes_never_list_the_outcomes(game_id):
             return
         state.apply_action(rng.choice(state.legal_actions()))
     pytest.fail("no chance node with several outcomes")
+
+
+def test_play_accepts_any_object_with_a_choose_method():
+    class FirstChoice:
+        def choose(self, decision):
+            return decision.legal_actions[0]
+
+    game = henge.load("stonerush", 3)
+    record = henge.play(game, [FirstChoice(), "random", "random"], seed=4)
+    assert record["agents"] == ["FirstChoice", "random", "random"]
+    with pytest.raises(ValueError, match="needs 3 agents"):
+        henge.play(game, ["random"], seed=4)
+    with pytest.raises(ValueError, match="bots: random"):
+        henge.play(game, ["genius"] * 3, seed=4)
