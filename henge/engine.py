@@ -224,9 +224,16 @@ class State:
         """Returns the legal player actions, sorted (only called at a decision)."""
         raise NotImplementedError
 
+    uniform_chance: ClassVar[bool] = False
+    """True if every chance node's outcomes are equally likely (then define ``_chance_actions``)."""
+
+    def _chance_actions(self) -> Sequence[int]:
+        """Returns the chance outcomes, sorted (only at a chance node)."""
+        return [a for a, _ in self._chance_outcomes()]
+
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns ``(outcome, probability)`` pairs sorted by outcome (only at a chance node)."""
-        raise NotImplementedError
+        return uniform(self._chance_actions())
 
     def _apply(self, action: int) -> None:
         """Applies a legal action or outcome. Never called with anything illegal."""
@@ -280,13 +287,18 @@ class State:
         if player == TERMINAL:
             return ()
         if player == CHANCE:
-            return tuple(a for a, _ in self._chance_outcomes())
+            return tuple(self._chance_actions())
         return tuple(self._legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns ``(outcome, probability)`` pairs at a chance node (probabilities sum to 1)."""
         if self.current_player() != CHANCE:
             return []
+        if self.uniform_chance:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._compute_legal()
+            return uniform(legal)
         return self._chance_outcomes()
 
     def apply_action(self, action: int) -> None:

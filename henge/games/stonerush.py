@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register
 
 _TRACK_END = {"standard": 30, "bluestones": 19}
 _HAND = 4
@@ -25,8 +25,8 @@ _KEEP = 2
 _ROUND_CAP = 100  # G4: rounds of turns; random play never comes near it (docs/games/stonerush.md)
 _LAST_PLAYS = 8
 
-DECK: tuple[int, ...] = box.number_cards(day=True, night=False) + box.number_cards(
-    day=False, night=True, numbers=range(1, 13)
+DECK: tuple[int, ...] = tuple(
+    sorted(box.number_cards(day=True, night=False) + box.number_cards(day=False, night=True, numbers=range(1, 13)))
 )
 """S1: the 30 day cards and the night cards 1..12 (42 cards)."""
 TRILITHONS: tuple[int, ...] = box.TRILITHON_CARDS
@@ -120,14 +120,16 @@ class StonerushState(State):
             legal.append(DONE)
         return legal
 
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
+    uniform_chance = True  # G1: every deal, draw and start is uniform
+
+    def _chance_actions(self) -> list[int]:
         phase = self.phase
         if phase == DEAL_TRILITHONS:
             dealt = set(self.trilithon)
-            return uniform([box.TRILITHON_CARD_BASE + k for k in range(5) if k not in dealt])
+            return [box.TRILITHON_CARD_BASE + k for k in range(5) if k not in dealt]
         if phase == CHOOSE_START:
-            return uniform([_START + k for k in range(self.n)])
-        return uniform(sorted(self.draw))
+            return [_START + k for k in range(self.n)]
+        return self.draw  # kept sorted
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -242,7 +244,7 @@ class StonerushState(State):
     def _refill_draw_pile(self) -> None:
         """S6: an empty draw pile is replaced by the (shuffled) discard pile when a card is needed."""
         if not self.draw:
-            self.draw = self.discard
+            self.draw = sorted(self.discard)
             self.discard = []
 
     def _next_turn(self) -> None:
@@ -334,7 +336,7 @@ class StonerushState(State):
             size = len(self.hands[seat])
             new.hands[seat] = pool[at : at + size]
             at += size
-        new.draw = pool[at:]
+        new.draw = sorted(pool[at:])
         if self.phase != OVER:
             unseen = [k for k in range(5) if k != self.trilithon[player]]
             rng.shuffle(unseen)
@@ -377,7 +379,7 @@ class StonerushState(State):
         check(isinstance(hands, list) and len(hands) == n, f"hands: one list per seat ({n})")
         self.hands = [_cards(h, "hand") for h in hands]
         check(all(len(h) <= _HAND for h in self.hands), "a hand holds at most four cards")
-        self.draw = _cards(fields["draw_pile"], "draw_pile")
+        self.draw = sorted(_cards(fields["draw_pile"], "draw_pile"))
         self.discard = _cards(fields["discard_pile"], "discard_pile")
         self.played = _cards(fields["in_play"], "in_play")
         every = [c for h in self.hands for c in h] + self.draw + self.discard + self.played
