@@ -696,6 +696,16 @@ def test_round_seven_a_gonagal_earns_two_of_each():
     assert awards(state, 0) == {"white": 2, "blue": 0, "green": 0, "yellow": 0, "red": 2}
 
 
+def test_round_seven_a_gonagal_drinker_takes_two_green_and_a_gonagal_thief_two_yellow():
+    state = position(hands=(["5d", "7d", "9d"], ["5n", "1n", "9n"]), round=7, drink=(["3d"], ["3n"]), **QUIET_FIGHT)
+    place(state, ("5d", "7d", "9d"), ("5n", "1n", "9n"))
+    state.apply_text("discard 7d")
+    assert awards(state, 1)["blue"] == 2 and awards(state, 1)["green"] == 2
+    state = position(hands=(["5d", "7d", "1d"], R7_HANDS[1]), round=7, **QUIET)
+    place(state, ("5d", "7d", "1d"), ("5n", "7n", "9n"))
+    assert obs(state)["loot"]["1d"]["yellow"] == 2 and obs(state)["big_lawyer"]["space"] == 28
+
+
 # -- stock, draws, scoring (F10-F12) ----------------------------------------------------------
 
 
@@ -813,3 +823,55 @@ def test_G3_resampling_keeps_what_a_seat_knows_and_redraws_the_rest():
     with pytest.raises(ValueError):
         state.observation(2)
     assert state.current_player() not in (CHANCE, TERMINAL)
+
+
+# -- choices where the text is silent ----------------------------------------------------------
+
+
+def test_choice_a_choice_with_one_option_is_made_for_the_player():
+    # 27n is the highest thief but seat 0 has nothing to steal: no decision; 21d (second) may take yellow
+    state = steal_position("9d", "27n", (["21d"], ["10n"]))
+    assert decision(state) == (0, "take yellow", ["take yellow", "done"])
+    assert obs(state)["highest_thief"] == "27n"
+    # the last card of a three-card hand is placed for its owner
+    state = position(hands=R7_HANDS, round=7)
+    run_to(state, "fighter 5d", "drinker 7d")
+    assert obs(state, 0)["events"]["stealin"]["face_down"][0] == "9d" and obs(state, 0)["hand"] == []
+    assert decision(state) == (1, "place", ["fighter 5n", "fighter 7n", "fighter 9n"])
+
+
+def test_choice_in_round_seven_stealing_a_thiefs_loot_is_the_whole_steal():
+    state = position(
+        hands=(["5d", "7d", "23d"], ["5n", "7n", "9n"]),
+        round=7,
+        steal=(["3d"], ["10n"]),
+        loot={"10n": [1, 0, 0, 0, 0]},
+        awards=([0] * 5, [0, 0, 0, 0, 2]),
+        **QUIET,
+    )
+    place(state, ("5d", "7d", "23d"), ("5n", "7n", "9n"))
+    assert decision(state) == (0, "steal", ["steal from 10n", "done"])
+    state.apply_text("steal from 10n")
+    # the steal is over (no second award, none straight from the awards); 10n, second, may take yellows
+    assert obs(state)["loot"] == {"23d": {"white": 1, "blue": 0, "green": 0, "yellow": 0, "red": 0}}
+    assert awards(state, 1)["red"] == 2
+    assert decision(state) == (1, "take yellow", ["take yellow", "done"])
+
+
+def test_loading_refuses_states_that_break_conservation():
+    good = position(hands=HANDS).to_json()
+    for path, value, message in [
+        (("hands", 0), ["5d", "7d", "8d", "9d", "9d"], "exactly one place"),
+        (("stock",), [10, 10, 10, 10, 9], "10 red awards"),
+        (("lawyer",), 31, "lawyer"),
+        (("monsters",), ["12d", "T-red"], "exactly one place"),
+        (("kind",), "steal", "steal needs"),
+        (("face_down",), {"fightin": ["5n", None], "drinkin": [None, None], "stealin": [None, None]}, "seat 0"),
+    ]:
+        bad = json.loads(json.dumps(good))
+        target = bad["state"]
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+        with pytest.raises(henge.StateFormatError, match=message):
+            GAME.state_from_json(bad)
