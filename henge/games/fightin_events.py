@@ -93,11 +93,17 @@ def _multiplier(state: FightinState) -> int:
     return 2 if state.round == ROUND_CAP else 1  # the seventh round is worth double
 
 
-def _give(state: FightinState, seat: int, colour: int, count: int) -> None:
-    """Gives ``count`` awards of a colour from stock; F10: what the stock lacks is not given."""
+def _from_stock(state: FightinState, colour: int, count: int) -> int:
+    """Takes up to ``count`` awards of a colour from stock; F10: what the stock lacks is not given."""
     count = min(count, state.stock[colour])
+    state.stock[colour] -= count
+    return count
+
+
+def _give(state: FightinState, seat: int, colour: int, count: int) -> None:
+    """Gives a seat ``count`` awards of a colour from stock."""
+    count = _from_stock(state, colour, count)
     if count:
-        state.stock[colour] -= count
         state.awards[seat * 5 + colour] += count
         state.log_line(f"seat {seat} earns {count} {COLOURS[colour]}")
 
@@ -407,9 +413,7 @@ def _fight_gonagal_end(state: FightinState) -> None:
 
 
 def _drink_start(state: FightinState) -> None:
-    served = min(_multiplier(state), state.stock[BLUE])  # F10, F14: served before anything else
-    state.stock[BLUE] -= served
-    state.altar += served
+    state.altar += _from_stock(state, BLUE, _multiplier(state))  # F14: served before anything else
     _reveal(state, DRINK)
     if state.gonagal >= 0:
         state.lead = state.gonagal
@@ -594,9 +598,7 @@ def _steal_gonagal(state: FightinState) -> None:
     gonagal = GONAGAL[lead]
     for card in state.board[STEAL * 2 + 1 - lead]:
         _move_loot(state, card, gonagal)
-    yellows = min(_multiplier(state), state.stock[YELLOW])
-    state.stock[YELLOW] -= yellows
-    state.loot[gonagal * 5 + YELLOW] += yellows
+    state.loot[gonagal * 5 + YELLOW] += _from_stock(state, YELLOW, _multiplier(state))
     state.log_line(f"seat {lead}'s Gonagal carries {_loot_count(state, gonagal)} awards")
     _move_lawyer(state)
     _ask(state, DISCARD_OTHER, lead, STEAL_GONAGAL_END)
