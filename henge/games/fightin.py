@@ -129,13 +129,14 @@ class FightinState(State):
         return events.options(self)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        # The decks are kept sorted by card id, so the outcomes come out sorted.
         phase = self.phase
         if phase == DEAL:  # F1: a Gonagal dealt face up goes back; so the deal is uniform over the rest
             gonagal = GONAGAL[self.player]
-            return uniform(sorted(c + DEAL_BASE for c in self.decks[self.player] if c != gonagal))
+            return uniform([c + DEAL_BASE for c in self.decks[self.player] if c != gonagal])
         if phase == DRAW:
-            return uniform(sorted(c + DRAW_BASE for c in self.decks[self.player]))
-        return uniform(sorted(c + FLIP_BASE for c in self.monster_deck))
+            return uniform([c + DRAW_BASE for c in self.decks[self.player]])
+        return uniform([c + FLIP_BASE for c in self.monster_deck])
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -227,7 +228,7 @@ class FightinState(State):
         new.hands[other] = pool[:size]
         for at, slot in enumerate(slots):
             new.down[slot] = pool[size + at]
-        new.decks[other] = pool[size + len(slots) :]
+        new.decks[other] = sorted(pool[size + len(slots) :])
         return new
 
     # -- JSON ------------------------------------------------------------------------

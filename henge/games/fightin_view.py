@@ -199,7 +199,7 @@ def load(state: FightinState, fields: Mapping[str, Any]) -> None:
     state.event = _int(fields["event"], 0, NO_EVENT, "event")
     state.round = _int(fields["round"], 0, ROUND_CAP, "round")
     state.hands = [_cards(h, "hand", DECKS[s], HAND) for s, h in enumerate(_pair(fields["hands"], "hands"))]
-    state.decks = [_cards(d, "deck", DECKS[s]) for s, d in enumerate(_pair(fields["decks"], "decks"))]
+    state.decks = [sorted(_cards(d, "deck", DECKS[s])) for s, d in enumerate(_pair(fields["decks"], "decks"))]
     board = _mapping(fields["board"], "board")
     face_down = _mapping(fields["face_down"], "face_down")
     for e, name in enumerate(EVENTS):
@@ -209,7 +209,7 @@ def load(state: FightinState, fields: Mapping[str, Any]) -> None:
             state.down[e * 2 + s] = _card(card, f"face_down {name}", optional=True)
             check(state.down[e * 2 + s] in (-1, *DECKS[s]), f"face_down {name}: not a card of seat {s}")
     state.monsters = _cards(fields["monsters"], "monsters", MONSTER_DECK, 2)
-    state.monster_deck = _cards(fields["monster_deck"], "monster_deck", MONSTER_DECK)
+    state.monster_deck = sorted(_cards(fields["monster_deck"], "monster_deck", MONSTER_DECK))
     state.monster_discards = _cards(fields["monster_discards"], "monster_discards", MONSTER_DECK)
     state.discards = [_cards(d, "discards", DECKS[s]) for s, d in enumerate(_pair(fields["discards"], "discards"))]
     for seat in (0, 1):
