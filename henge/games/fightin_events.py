@@ -271,6 +271,7 @@ def _deals(state: FightinState) -> None:
                 state.event = event
                 _chance(state, DEAL, seat, DEALS)
                 return
+    state.event = NO_EVENT
     state.step = DRAWS
 
 
@@ -307,6 +308,7 @@ def _places(state: FightinState) -> None:
 def _reveal(state: FightinState, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
+    state.lead = -1
     gonagals = []
     shown = []
     for seat in (0, 1):

@@ -887,3 +887,17 @@ def test_loading_refuses_states_that_break_conservation():
         target[path[-1]] = value
         with pytest.raises(henge.StateFormatError, match=message):
             GAME.state_from_json(bad)
+
+
+def test_observation_names_the_event_and_its_lead_only_while_they_apply():
+    state = GAME.new_initial_state()
+    run_to(state, "deal 20d", "deal 22d", "deal 21d", "deal 29n", "deal 7n", "deal 10n")
+    assert obs(state)["event"] is None and obs(state)["phase"] == "draw"
+    state = position(hands=HANDS, fight=(["20d"], ["2n"]), drink=(["21d"], ["21n"]))
+    place(state, ("5d", "7d", "8d"), ("5n", "7n", "8n"))
+    state.apply_text("flip 6n")
+    assert obs(state)["lead"] == 0 and obs(state)["event"] == "fightin"
+    run_to(state, "discard 5d", "discard 5n")
+    # the drinkers tie at 21 and the thieves 8 and 4 cancel: seat 0 sends a thief to scarper
+    assert decision(state) == (0, "scarper", ["scarper 4d", "scarper 8d"])
+    assert obs(state)["event"] == "stealin" and obs(state)["lead"] is None
