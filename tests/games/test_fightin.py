@@ -901,3 +901,8 @@ def test_observation_names_the_event_and_its_lead_only_while_they_apply():
     # the drinkers tie at 21 and the thieves 8 and 4 cancel: seat 0 sends a thief to scarper
     assert decision(state) == (0, "scarper", ["scarper 4d", "scarper 8d"])
     assert obs(state)["event"] == "stealin" and obs(state)["lead"] is None
+
+
+def test_each_step_constant_names_its_handler():
+    for index, handler in enumerate(events._STEPS):
+        assert getattr(events, handler.__name__.lstrip("_").upper()) == index
