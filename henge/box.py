@@ -168,3 +168,32 @@ def inner_text(index: int) -> str:
     """Returns the text of an inner stone, e.g. ``12 night``."""
     n, day = inner_stone(index)
     return f"{n} {'day' if day else 'night'}"
+
+
+def next_coloured_space(n: int, colour: int) -> int | None:
+    """Returns the first coloured-ring space after space ``n`` (0..30) of colour index ``colour``, or None.
+
+    Counting stops at space 30 (no wrap): ``next_coloured_space(0, WHITE) == 1``.
+    """
+    if not 0 <= n <= RING_SPACES:
+        raise ValueError(f"coloured spaces run 1..30 (0 = before space 1), not {n}")
+    for space in range(n + 1, RING_SPACES + 1):
+        if COLOURED_RING[space - 1] == colour:
+            return space
+    return None
+
+
+BLUESTONE_ENDS: tuple[int, int] = (1, BLUESTONES)
+"""The two end stones of the horseshoe (the stones furthest from the altar stone)."""
+
+
+def bluestone_path(end: int) -> tuple[int, ...]:
+    """Returns the bluestones from end stone ``end`` (1 or 19) to the middle stone, in walking order.
+
+    Both paths hold ten stones and meet on the middle stone 10, which lies nearest the altar stone.
+    """
+    if end == 1:
+        return tuple(range(1, BLUESTONE_MIDDLE + 1))
+    if end == BLUESTONES:
+        return tuple(range(BLUESTONES, BLUESTONE_MIDDLE - 1, -1))
+    raise ValueError(f"the horseshoe's ends are stones 1 and {BLUESTONES}, not {end}")
