@@ -1,5 +1,5 @@
 """One module per rule set; importing this package registers every game."""
 
-from henge.games import stonerush
+from henge.games import first_druid, stonerush
 
-__all__ = ["stonerush"]
+__all__ = ["first_druid", "stonerush"]
