@@ -442,6 +442,16 @@ def uniform(actions: Sequence[int]) -> list[tuple[int, float]]:
     return [(a, p) for a in actions]
 
 
+def shared_win(players: int, winners: Sequence[int]) -> list[float]:
+    """Returns G4's returns: each winner an equal share of 1, everyone else 0."""
+    result = [0.0] * players
+    if winners:
+        share = 1.0 / len(winners)
+        for seat in winners:
+            result[seat] = share
+    return result
+
+
 def check(condition: bool, message: str) -> None:
     """Raises StateFormatError with ``message`` unless ``condition`` holds (for _load)."""
     if not condition:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, check, register, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, check, register, shared_win, uniform
 from henge.games import druid_olympics_course as course
 from henge.games.druid_olympics_course import ALTAR, HORSESHOE, TARGETS, TRILITHON
 
@@ -204,12 +204,7 @@ class DruidOlympicsState(State):
         return new
 
     def returns(self) -> list[float]:
-        result = [0.0] * self.n
-        if self.phase == OVER:
-            share = 1.0 / len(self.winners)
-            for seat in self.winners:
-                result[seat] = share
-        return result
+        return shared_win(self.n, self.winners if self.phase == OVER else ())
 
     # -- dealing, drawing and the turn order -------------------------------------
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, register, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, register, shared_win, uniform
 from henge.games import fightin_events as events
 from henge.games import fightin_view as view
 from henge.games.fightin_parts import (
@@ -195,12 +195,7 @@ class FightinState(State):
         return new
 
     def returns(self) -> list[float]:
-        result = [0.0, 0.0]
-        if self.phase == OVER:
-            share = 1.0 / len(self.winners)
-            for seat in self.winners:
-                result[seat] = share
-        return result
+        return shared_win(2, self.winners if self.phase == OVER else ())
 
     def log_line(self, text: str) -> None:
         """Appends a public line to the game log (never a face-down card)."""

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, register, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, register, shared_win, uniform
 from henge.games import first_druid_board, first_druid_fields, first_druid_knowledge
 from henge.games.first_druid_actions import (
     ACCEPT,
@@ -282,12 +282,7 @@ class FirstDruidState(State):
         return new
 
     def returns(self) -> list[float]:
-        result = [0.0] * self.n
-        if self.phase == OVER:
-            share = 1.0 / len(self.winners)
-            for seat in self.winners:
-                result[seat] = share
-        return result
+        return shared_win(self.n, self.winners if self.phase == OVER else ())
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) knows at the table (G3, FD13)."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register, shared_win
 
 _TRACK_END = {"standard": 30, "bluestones": 19}
 _HAND = 4
@@ -193,12 +193,7 @@ class StonerushState(State):
         return new
 
     def returns(self) -> list[float]:
-        result = [0.0] * self.n
-        if self.phase == OVER:
-            share = 1.0 / len(self.winners)
-            for seat in self.winners:
-                result[seat] = share
-        return result
+        return shared_win(self.n, self.winners if self.phase == OVER else ())
 
     # -- phase handlers ----------------------------------------------------------
 

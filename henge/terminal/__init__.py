@@ -16,6 +16,8 @@ from rich.console import RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 
+from henge import box
+
 STYLE = {
     "white": "bold white",
     "blue": "bold blue",
@@ -30,10 +32,16 @@ STYLE = {
 _SYMBOL = {"d": "☀", "n": "☾"}
 
 
+def card_colour(text: str) -> str | None:
+    """Returns the colour name of a card text (``13d``, ``T-red``), or None if it is no card."""
+    try:
+        return box.COLOURS[box.CARD_COLOUR[box.parse_card(text)]]
+    except ValueError:
+        return None
+
+
 def card(text: str) -> Text:
     """Returns a card (``13d``, ``7n``, ``T-red``) drawn in its colour with a sun or moon."""
-    from henge import box
-
     code = box.parse_card(text)
     colour = box.COLOURS[box.CARD_COLOUR[code]]
     if box.is_trilithon_card(code):

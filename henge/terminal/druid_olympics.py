@@ -15,26 +15,15 @@ from rich.table import Table
 from rich.text import Text
 
 from henge import box
+from henge.terminal import STYLE, card_colour
 
-STYLE = {
-    "white": "bold white",
-    "blue": "bold blue",
-    "green": "bold green",
-    "yellow": "bold yellow",
-    "red": "bold red",
-    "black": "bold bright_black",
-    "gray": "grey62",
-}
 _MARK = {"bar": "|", "disk": "o"}
 
 
 def _card(text: str) -> Text:
-    """Returns a card text in its colour."""
-    try:
-        colour = box.COLOURS[box.CARD_COLOUR[box.parse_card(text)]]
-    except ValueError:
-        return Text(text)
-    return Text(text, style=STYLE[colour])
+    """Returns a card text in its colour (plain if it is no card)."""
+    colour = card_colour(text)
+    return Text(text, style=STYLE[colour]) if colour else Text(text)
 
 
 def _cards(cards: list[str]) -> Text:

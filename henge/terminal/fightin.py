@@ -9,16 +9,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-_COLOURS = ("white", "blue", "green", "yellow", "red")
-_CYCLE = ("white", "blue", "green", "yellow", "red", "black")
-_STYLE = {
-    "white": "bold white",
-    "blue": "bold blue",
-    "green": "bold green",
-    "yellow": "bold yellow",
-    "red": "bold red",
-    "black": "bold black on white",
-}
+from henge import box
+from henge.terminal import STYLE, card_colour
+
 _EVENTS = ("fightin", "drinkin", "stealin")
 _TITLES = {"fightin": "Fightin'", "drinkin": "Drinkin'", "stealin": "Stealin'"}
 _NOUNS = {"fightin": "fighter", "drinkin": "drinker", "stealin": "thief"}
@@ -26,14 +19,9 @@ _BACK = "[?]"
 """A face-down card the viewer may not see."""
 
 
-def _card_colour(card: str) -> str:
-    if card.startswith("T-"):
-        return card[2:]
-    return _CYCLE[(int(card[:-1]) - 1) % 6]
-
-
 def _card(card: str, *, face_down: bool = False) -> Text:
-    style = _STYLE.get(_card_colour(card), "")
+    colour = card_colour(card)
+    style = STYLE[colour] if colour else ""
     if face_down:  # the viewer's own face-down card
         return Text(f"({card})", style=f"{style} dim")
     return Text(card, style=style)
@@ -41,12 +29,12 @@ def _card(card: str, *, face_down: bool = False) -> Text:
 
 def _awards(counts: dict[str, int]) -> Text:
     text = Text()
-    for colour in _COLOURS:
+    for colour in box.PLAYER_COLOURS:
         count = counts.get(colour, 0)
         if count:
             if text:
                 text.append(" ")
-            text.append(f"{count} {colour}", style=_STYLE[colour])
+            text.append(f"{count} {colour}", style=STYLE[colour])
     return text or Text("-", style="dim")
 
 
@@ -79,11 +67,11 @@ def _event_extra(obs: dict[str, Any], event: str) -> Text:
         return text
     if event == "drinkin":
         text = Text("altar: ")
-        text.append(f"{obs['altar']} blue", style=_STYLE["blue"])
+        text.append(f"{obs['altar']} blue", style=STYLE["blue"])
         return text
     lawyer = obs["big_lawyer"]
     text = Text("Big Lawyer on ")
-    text.append(f"{lawyer['space']} ({lawyer['colour']})", style=_STYLE[lawyer["colour"]])
+    text.append(f"{lawyer['space']} ({lawyer['colour']})", style=STYLE[lawyer["colour"]])
     return text
 
 
@@ -113,7 +101,7 @@ def render(obs: dict[str, Any]) -> RenderableType:
         held = [c for c, s in obs["wee_lawyers"].items() if s == seat]
         lawyers = Text(" ".join(held) or "-")
         for colour in held:
-            lawyers.stylize(_STYLE[colour], lawyers.plain.index(colour), lawyers.plain.index(colour) + len(colour))
+            lawyers.stylize(STYLE[colour], lawyers.plain.index(colour), lawyers.plain.index(colour) + len(colour))
         clans.add_row(
             _who(obs, seat),
             _awards(obs["awards"][seat]),

@@ -14,33 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from henge import box
-
-STYLE = {
-    "white": "bold white",
-    "blue": "bold blue",
-    "green": "bold green",
-    "yellow": "bold yellow",
-    "red": "bold red",
-    "black": "bold white on grey23",
-    "gray": "grey62",
-}
-_PHASE_SYMBOL = {"d": "☀", "n": "☾"}
-
-
-def card(text: str) -> Text:
-    """Returns a card (``13d``, ``7n``, ``T-red``) in its colour, with a sun or a moon."""
-    code = box.parse_card(text)
-    colour = box.COLOURS[box.CARD_COLOUR[code]]
-    if box.is_trilithon_card(code):
-        return Text(f"[Π {colour}]", style=STYLE[colour])
-    return Text(f"[{text[:-1]}{_PHASE_SYMBOL[text[-1]]}]", style=STYLE[colour])
-
-
-def cards(texts: list[str] | None) -> Text:
-    """Returns a row of cards, or a dash for none."""
-    if not texts:
-        return Text("-", style="dim")
-    return Text(" ").join(card(t) for t in texts)
+from henge.terminal import STYLE, card, cards
 
 
 def _seat(obs: dict[str, Any], seat: int | None) -> Text:
