@@ -1,5 +1,5 @@
 """One module per rule set; importing this package registers every game."""
 
-from henge.games import stonerush
+from henge.games import spell_casting, stonerush
 
-__all__ = ["stonerush"]
+__all__ = ["spell_casting", "stonerush"]
