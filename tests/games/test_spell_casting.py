@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from typing import Any
@@ -517,3 +518,41 @@ def test_action_texts_are_unique_and_the_table_is_dense():
     assert game.action_text(sb.PULL_INNER + box.inner_index(13, True)) == "pull middle 13 day"
     assert game.action_text(sb.move_action(sb.cell(2, 30), True)) == "move middle 30 right"
     assert game.action_text(sb.figure_action(5, 2, False)) == "figure gray 20 left"
+
+
+# --- the terminal drawing --------------------------------------------------------------------
+
+
+def test_terminal_render_shows_rings_cups_hands_and_describes_every_decision():
+    from rich.console import Console
+
+    from henge.terminal import spell_casting as terminal
+
+    game = henge.load("spell_casting", 3, variant="short")
+    state = game.new_initial_state()
+    rng = random.Random(8)
+    phases: set[str] = set()
+    step = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs = state.observation(None if seat == CHANCE else seat)
+        described = terminal.describe_decision(obs)
+        assert described and (seat == CHANCE or described.startswith("you"))
+        if obs["phase"] not in phases or step % 97 == 0:  # every phase once, and now and then
+            phases.add(obs["phase"])
+            console = Console(width=140, record=True, file=io.StringIO())
+            console.print(terminal.render(obs))
+            text = console.export_text()
+            assert all(cup in text for cup in sb.CUP_NAMES) and "figures night" in text
+            if obs["hand"]:
+                assert f"disks in hand: {', '.join(obs['hand'])}" in text
+            if obs["chain"]:
+                assert f"off {obs['chain']['from']}" in text
+            if obs["seat"] is not None:
+                assert f"seat {obs['seat']} (you)" in text
+        actions = state.legal_actions()
+        state.apply_action(actions[int(rng.random() * len(actions))])
+        step += 1
+    final = state.observation(None)
+    assert terminal.describe_decision(final) == final["result"]
+    assert phases == set(sc._PHASE_NAMES) - {"over"}

@@ -1,0 +1,1 @@
+"""Terminal drawings of each game, built only from a seat's observation dict."""
