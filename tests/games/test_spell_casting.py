@@ -213,6 +213,19 @@ def test_action_a_a_component_leaving_the_section_is_out_of_reach_of_those_disks
     assert legal(state) == ["done"]  # the second disk has nothing left in section 1
 
 
+def test_action_a_reach_is_by_section_so_a_component_pushed_back_in_is_in_reach_again():
+    # Edition's reading: a disk moves whatever stands in its section when it is used.
+    state = position(
+        board={"coloured 10": 1, "coloured 9": 2}, energy=[4, 1, 1, 1, 1, 1], park=PARK[:27] + ["outer 30"]
+    )
+    play(state, "take in1", "take in1", "take in1", "take in1", "done")
+    play(state, "move coloured 10 right", "move coloured 9 right", "move coloured 10 right")
+    assert legal(state) == ["displace left", "displace right", "displace out", "displace in"]
+    play(state, "displace left")  # seat 1's component back onto coloured 10, where seat 2's left
+    assert ring(state, "coloured") == {10: 1, 11: 2} | {m: s for m, s in ring(state, "coloured").items() if m > 20}
+    assert legal(state) == ["done", "move coloured 10 left", "move coloured 10 right"]
+
+
 def test_action_a_disks_then_go_to_other_cups_split_as_the_player_likes():
     state = position()
     play(state, "take in2", "take in2", "done", "done")
