@@ -1,5 +1,5 @@
 """One module per rule set; importing this package registers every game."""
 
-from henge.games import druid_olympics, fightin, first_druid, stonerush
+from henge.games import druid_olympics, fightin, first_druid, spell_casting, stonerush
 
-__all__ = ["druid_olympics", "fightin", "first_druid", "stonerush"]
+__all__ = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
