@@ -55,6 +55,8 @@ class GameInfo:
     summary: str
     options: tuple[Option, ...] = ()
     round_cap: int = 0
+    hidden_information: bool = True
+    """False for a game where every seat sees everything once chance has acted (resampling copies)."""
     min_utility: float = 0.0
     max_utility: float = 1.0
     utility_sum: float | None = 1.0

@@ -39,7 +39,11 @@ def _game_type(game_class: type[Game]) -> Any:
         long_name=f"henge {info.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=(
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            if info.hidden_information
+            else pyspiel.GameType.Information.PERFECT_INFORMATION
+        ),
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,

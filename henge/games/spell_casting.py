@@ -12,8 +12,8 @@ outer ring (SC7), then one per figure. A turn is a series of decisions (G2):
 (``move``, ``figure``, ``pull``, ``push``), each displacement of a chain as
 ``displace <direction>`` (SC5), ``done``; then ``place X`` for each disk taken.
 A component reaching the inner ring lets its owner ``place X`` a private disk
-at once, even off-turn (SC9). Nothing is hidden but the order of the unturned
-cards, which no rule reads.
+at once, even off-turn (SC9). Nothing is hidden: the cards still to be turned
+are known by elimination, and each turn is a uniform chance event over them.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register, shared_win, uniform
 from henge.games import spell_casting_board as sb
 
 _TARGET = {"standard": 4, "short": 3}
@@ -108,7 +108,7 @@ class SpellCastingState(State):
         self.private_seat: int = -1
         self.phase: int = DEAL_COMPONENTS
         self.setup_cards: list[int] = []
-        self.draw_pile: list[int] = list(box.NUMBER_CARDS)  # as the cards lie; nobody sees the order
+        self.draw_pile: list[int] = list(box.NUMBER_CARDS)  # unturned, kept sorted: no order is modelled
         self.turns: int = 0
         self.recent: tuple[tuple[int, int], ...] = ()
         self.winners: tuple[int, ...] = ()
@@ -191,7 +191,7 @@ class SpellCastingState(State):
         return [sb.DONE, *sorted(found)]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
-        return uniform(sorted(self.draw_pile))
+        return uniform(self.draw_pile)
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -257,12 +257,7 @@ class SpellCastingState(State):
         return new
 
     def returns(self) -> list[float]:
-        result = [0.0] * self.n
-        if self.phase == OVER:
-            share = 1.0 / len(self.winners)
-            for seat in self.winners:
-                result[seat] = share
-        return result
+        return shared_win(self.n, self.winners if self.phase == OVER else ())
 
     # -- set-up ------------------------------------------------------------------
 
@@ -485,13 +480,12 @@ class SpellCastingState(State):
         }
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> SpellCastingState:
-        """Returns a copy with the order of the unturned cards re-drawn: all else is public (G3)."""
+        """Returns a copy: every seat sees the whole state, so nothing is re-drawn (G3)."""
         if not (isinstance(player, int) and 0 <= player < self.n):
             raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
         new = self._copy()
         new._history = []
         new._legal = None
-        rng.shuffle(new.draw_pile)
         return new
 
     # -- JSON ------------------------------------------------------------------------
@@ -536,7 +530,7 @@ class SpellCastingState(State):
         check((phase == PRIVATE) == (self.private_seat >= 0), "private_seat is a seat exactly in 'place private disk'")
         self.turns = _int(fields["turns"], 0, _ROUND_CAP * n, "turns")
         self.setup_cards = _cards(fields["setup_cards"], "setup_cards")
-        self.draw_pile = _cards(fields["draw_pile"], "draw_pile")
+        self.draw_pile = sorted(_cards(fields["draw_pile"], "draw_pile"))
         check(
             sorted(self.setup_cards + self.draw_pile) == list(box.NUMBER_CARDS),
             "every one of the 60 number cards must be turned (setup_cards) or unturned (draw_pile), once",
@@ -725,6 +719,7 @@ class SpellCasting(Game):
             ),
         ),
         round_cap=_ROUND_CAP,
+        hidden_information=False,
     )
     state_class = SpellCastingState
     player_action_texts = sb.PLAYER_TEXTS
