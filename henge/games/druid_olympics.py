@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, check, register, shared_win, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, check, load_int, register, shared_win, uniform
 from henge.games import druid_olympics_course as course
 from henge.games.druid_olympics_course import ALTAR, HORSESHOE, TARGETS, TRILITHON
 
@@ -548,16 +548,16 @@ class DruidOlympicsState(State):
         n = self.n
         check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
         phase = self.phase = _PHASE_NAMES.index(fields["phase"])
-        self.player = _int(fields["player"], 0, n - 1, "player")
-        self.first = _int(fields["first"], -1, n - 1, "first")
+        self.player = load_int(fields["player"], 0, n - 1, "player")
+        self.first = load_int(fields["first"], -1, n - 1, "first")
         check((self.first < 0) == (phase in (DEAL, FIRST)), "the first player is chosen after the deal")
-        self.turn = _int(fields["turn"], 0, _ROUND_CAP, "turn")
+        self.turn = load_int(fields["turn"], 0, _ROUND_CAP, "turn")
         ends = _list(fields["ends"], n, "ends")
         check(all(e is None or e in course.ENDS for e in ends), "ends: null, 1 or 19 per seat")
         self.end = [e or 0 for e in ends]
         runners = _list(fields["runners"], n, "runners")
         self.pos = [course.parse_runner(r, e) for r, e in zip(runners, self.end, strict=True)]
-        self.owed = [_int(v, 0, 2 * _ROUND_CAP, "lost_turns") for v in _list(fields["lost_turns"], n, "lost_turns")]
+        self.owed = [load_int(v, 0, 2 * _ROUND_CAP, "lost_turns") for v in _list(fields["lost_turns"], n, "lost_turns")]
         self.skip = [_flag(v, "skipping") for v in _list(fields["skipping"], n, "skipping")]
         self.drained = [_flag(v, "drained") for v in _list(fields["drained"], n, "drained")]
         self.cover = [course.EMPTY] * course.SPACES
@@ -592,7 +592,7 @@ class DruidOlympicsState(State):
         log = fields["log"]
         check(isinstance(log, list) and len(log) <= _LOG and all(isinstance(e, str) for e in log), "log: texts")
         self.log = tuple(log)
-        self.winners = tuple(_int(w, 0, n - 1, "winner") for w in fields["winners"])
+        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
         self.reason = str(fields["reason"])
         self._check_phase()
 
@@ -642,14 +642,6 @@ class DruidOlympicsState(State):
 
 
 _TARGET_BY_TEXT = {t.text: i for i, t in enumerate(TARGETS)}
-
-
-def _int(value: Any, low: int, high: int, name: str) -> int:
-    check(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{name} must be an integer in {low}..{high}",
-    )
-    return int(value)
 
 
 def _flag(value: Any, name: str) -> int:

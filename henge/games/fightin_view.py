@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import check
+from henge.engine import check, load_int
 from henge.games import fightin_events as events
 from henge.games.fightin_parts import (
     CHOOSE,
@@ -145,14 +145,6 @@ def fields(state: FightinState) -> dict[str, Any]:
 # -- loading ---------------------------------------------------------------------------
 
 
-def _int(value: Any, low: int, high: int, name: str) -> int:
-    check(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{name} must be an integer in {low}..{high}",
-    )
-    return int(value)
-
-
 def _name(value: Any, names: tuple[str, ...], name: str, *, optional: bool = False) -> int:
     if optional and value is None:
         return -1
@@ -181,7 +173,7 @@ def _pair(values: Any, name: str) -> list[Any]:
 
 def _counts(values: Any, name: str) -> list[int]:
     check(isinstance(values, list) and len(values) == 5, f"{name} must hold five counts (white..red)")
-    return [_int(v, 0, STOCK_PER_COLOUR, name) for v in values]
+    return [load_int(v, 0, STOCK_PER_COLOUR, name) for v in values]
 
 
 def _mapping(value: Any, name: str) -> Mapping[str, Any]:
@@ -195,9 +187,9 @@ def load(state: FightinState, fields: Mapping[str, Any]) -> None:
     state.step = _name(fields["step"], events.STEP_NAMES, "step")
     state.kind = _name(fields["kind"], KIND_NAMES, "kind", optional=True)
     check((state.phase == CHOOSE) == (state.kind >= 0), "a decision kind is named exactly in phase choose")
-    state.player = _int(fields["player"], 0, 1, "player")
-    state.event = _int(fields["event"], 0, NO_EVENT, "event")
-    state.round = _int(fields["round"], 0, ROUND_CAP, "round")
+    state.player = load_int(fields["player"], 0, 1, "player")
+    state.event = load_int(fields["event"], 0, NO_EVENT, "event")
+    state.round = load_int(fields["round"], 0, ROUND_CAP, "round")
     state.hands = [_cards(h, "hand", DECKS[s], HAND) for s, h in enumerate(_pair(fields["hands"], "hands"))]
     state.decks = [sorted(_cards(d, "deck", DECKS[s])) for s, d in enumerate(_pair(fields["decks"], "decks"))]
     board = _mapping(fields["board"], "board")
@@ -235,33 +227,33 @@ def _load_awards(state: FightinState, fields: Mapping[str, Any]) -> None:
     awards = _pair(fields["awards"], "awards")
     state.awards = _counts(awards[0], "awards") + _counts(awards[1], "awards")
     state.stock = _counts(fields["stock"], "stock")
-    state.altar = _int(fields["altar"], 0, STOCK_PER_COLOUR, "altar")
+    state.altar = load_int(fields["altar"], 0, STOCK_PER_COLOUR, "altar")
     for colour in range(5):
         held = state.stock[colour] + state.awards[colour] + state.awards[5 + colour]
         held += sum(state.loot[c * 5 + colour] for c in thieves) + (state.altar if colour == 1 else 0)
         check(held == STOCK_PER_COLOUR, f"there are {STOCK_PER_COLOUR} {COLOURS[colour]} awards, not {held}")
-    state.lawyer = _int(fields["lawyer"], 1, 30, "lawyer")
+    state.lawyer = load_int(fields["lawyer"], 1, 30, "lawyer")
     wee = fields["wee_lawyers"]
     check(isinstance(wee, list) and len(wee) == 5, "wee_lawyers: the holder of each colour's (null for nobody)")
-    state.wee = [-1 if s is None else _int(s, 0, 1, "wee lawyer holder") for s in wee]
+    state.wee = [-1 if s is None else load_int(s, 0, 1, "wee lawyer holder") for s in wee]
 
 
 def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
-    state.gonagal = _int(fields["gonagal"], -1, 1, "gonagal")
-    state.lead = _int(fields["lead"], -1, 1, "lead")
+    state.gonagal = load_int(fields["gonagal"], -1, 1, "gonagal")
+    state.lead = load_int(fields["lead"], -1, 1, "lead")
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
     state.high = _card(fields["high"], "high", optional=True)
     state.second = _card(fields["second"], "second", optional=True)
     check(state.high in (-1, *thieves) and state.second in (-1, *thieves), "high, second: thieves on the board")
-    state.taken = _int(fields["taken"], 0, 99, "taken")
-    state.habeas = [_int(h, 0, 1, "habeas") for h in _pair(fields["habeas"], "habeas")]
+    state.taken = load_int(fields["taken"], 0, 99, "taken")
+    state.habeas = [load_int(h, 0, 1, "habeas") for h in _pair(fields["habeas"], "habeas")]
     state.dropped = [_name(c, COLOURS, "dropped", optional=True) for c in _pair(fields["dropped"], "dropped")]
     scores = fields["scores"]
     check(isinstance(scores, list) and len(scores) in (0, 2), "scores: none, or one per seat")
-    state.scores = tuple(_int(s, 0, 200, "score") for s in scores)
+    state.scores = tuple(load_int(s, 0, 200, "score") for s in scores)
     winners = fields["winners"]
     check(isinstance(winners, list) and len(winners) <= 2, "winners: a list of seats")
-    state.winners = tuple(_int(w, 0, 1, "winner") for w in winners)
+    state.winners = tuple(load_int(w, 0, 1, "winner") for w in winners)
     check((state.phase == OVER) == bool(state.winners) == bool(state.scores), "winners are named once it is over")
     log = fields["log"]
     check(isinstance(log, list) and len(log) <= LOG_LINES and all(isinstance(x, str) for x in log), "log: lines")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import check
+from henge.engine import check, load_int
 from henge.games.first_druid_actions import (
     ANSWER,
     BID_PHASE,
@@ -89,14 +89,6 @@ def dump(state: FirstDruidState) -> dict[str, Any]:
     }
 
 
-def _int(value: Any, low: int, high: int, name: str) -> int:
-    check(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{name} must be an integer in {low}..{high}",
-    )
-    return int(value)
-
-
 def _bool(value: Any, name: str) -> bool:
     check(isinstance(value, bool), f"{name} must be true or false")
     return bool(value)
@@ -132,53 +124,55 @@ def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
     check(fields["stage"] in STAGE_NAMES, f"stage must be one of {', '.join(STAGE_NAMES)}")
     state.phase = PHASE_NAMES.index(fields["phase"])
     state.stage = STAGE_NAMES.index(fields["stage"])
-    state.player = _int(fields["player"], 0, n - 1, "player")
-    state.neutral = _int(fields["neutral"], 0, box.INNER_STONES - 1, "neutral")
-    state.first = _int(fields["first"], 0, n - 1, "first")
-    state.turn = _int(fields["turn"], 0, n, "turn")
+    state.player = load_int(fields["player"], 0, n - 1, "player")
+    state.neutral = load_int(fields["neutral"], 0, box.INNER_STONES - 1, "neutral")
+    state.first = load_int(fields["first"], 0, n - 1, "first")
+    state.turn = load_int(fields["turn"], 0, n, "turn")
     state.ending = _bool(fields["ending"], "ending")
     element = fields["element"]
     state.element = -1 if element is None else _cards([element], "element", deck)[0]
     state.turned = _cards(fields["turned"], "turned", deck)
-    state.pos = [_int(p, 1, box.RING_SPACES, "druid") for p in _list(fields["druids"], "druids", n)]
+    state.pos = [load_int(p, 1, box.RING_SPACES, "druid") for p in _list(fields["druids"], "druids", n)]
     state.hands = [_cards(h, "hand", deck) for h in _list(fields["hands"], "hands", n)]
     state.bids = [_cards(b, "bid", deck) for b in _list(fields["bids"], "bids", n)]
     state.draw = _cards(fields["draw_pile"], "draw_pile", deck)
     state.discard = _cards(fields["discard_pile"], "discard_pile", deck)
     state.table = _cards(fields["table"], "table", deck)
-    state.table_wild = _int(fields["wild_number"], 0, 30, "wild_number")
+    state.table_wild = load_int(fields["wild_number"], 0, 30, "wild_number")
     every = state.draw + state.discard + state.table + state.turned + [c for h in state.hands + state.bids for c in h]
     if state.element >= 0:
         every.append(state.element)
     check(sorted(every) == sorted(deck), "every card of the deck must be in exactly one place")
-    state.clans = [_int(s, 0, n - 1, "bluestone owner") for s in _list(fields["bluestones"], "bluestones")]
+    state.clans = [load_int(s, 0, n - 1, "bluestone owner") for s in _list(fields["bluestones"], "bluestones")]
     check(len(state.clans) <= box.BLUESTONES, "there are 19 bluestones")
-    state.spirits = [_int(s, -1, n - 1, "spirit owner") for s in _list(fields["spirits"], "spirits", box.RING_SPACES)]
-    state.sections = _int(fields["sections"], 0, SECTIONS, "sections")
+    state.spirits = [
+        load_int(s, -1, n - 1, "spirit owner") for s in _list(fields["spirits"], "spirits", box.RING_SPACES)
+    ]
+    state.sections = load_int(fields["sections"], 0, SECTIONS, "sections")
     owners = _list(fields["trilithon_owners"], "trilithon_owners", box.TRILITHON_SPACES)
-    state.owners = [_int(s, -1, n - 1, "trilithon owner") for s in owners]
+    state.owners = [load_int(s, -1, n - 1, "trilithon owner") for s in owners]
     check(all(o < 0 or state.sections >= 3 * t + 3 for t, o in enumerate(state.owners)), "only a capstone is owned")
-    state.altar = [_int(s, 0, n - 1, "altar bar") for s in _list(fields["altar"], "altar")]
+    state.altar = [load_int(s, 0, n - 1, "altar bar") for s in _list(fields["altar"], "altar")]
     check(len(state.altar) < n, "a full altar is cleared at once (FD12)")
     check(all(state.disks_left(s) >= 0 and state.bars_left(s) >= 0 for s in range(n)), "10 disks and 10 bars each")
     state.acted = _bool(fields["acted"], "acted")
-    state.offers = _int(fields["offers"], 0, MAX_OFFERS, "offers")
-    state.offer_to = _int(fields["offer_to"], -1, n - 1, "offer_to")
+    state.offers = load_int(fields["offers"], 0, MAX_OFFERS, "offers")
+    state.offer_to = load_int(fields["offer_to"], -1, n - 1, "offer_to")
     state.give = _cards(fields["give"], "give", deck)
     state.ask = _cards(fields["ask"], "ask", deck)
-    state.drains = [_int(s, 0, n - 1, "drain victim") for s in _list(fields["drains"], "drains")]
-    state.draw_seat = _int(fields["draw_seat"], 0, n - 1, "draw_seat")
-    state.draw_count = _int(fields["draw_count"], 0, 1 + box.TRILITHON_SPACES, "draw_count")
-    state.refreshed = _int(fields["refreshed"], 0, n, "refreshed")
-    state.contest = _int(fields["contest"], 0, box.RING_SPACES - 1, "contest")
-    state.bidder = _int(fields["bidder"], 0, n - 1, "bidder")
+    state.drains = [load_int(s, 0, n - 1, "drain victim") for s in _list(fields["drains"], "drains")]
+    state.draw_seat = load_int(fields["draw_seat"], 0, n - 1, "draw_seat")
+    state.draw_count = load_int(fields["draw_count"], 0, 1 + box.TRILITHON_SPACES, "draw_count")
+    state.refreshed = load_int(fields["refreshed"], 0, n, "refreshed")
+    state.contest = load_int(fields["contest"], 0, box.RING_SPACES - 1, "contest")
+    state.bidder = load_int(fields["bidder"], 0, n - 1, "bidder")
     _load_contest(state, fields["last_contest"])
     shown = _list(fields["shown_cards"], "shown_cards", n)
     state.pub = [_mask(m, "shown_cards", deck) for m in shown]
     private = _list(fields["private_cards"], "private_cards", n)
     state.priv = [_mask(m, "private_cards", deck) for row in private for m in _list(row, "private_cards", n)]
     _load_log(state, fields["log"])
-    state.winners = tuple(_int(w, 0, n - 1, "winner") for w in _list(fields["winners"], "winners"))
+    state.winners = tuple(load_int(w, 0, n - 1, "winner") for w in _list(fields["winners"], "winners"))
     state.reason = fields["reason"]
     check(isinstance(state.reason, str), "reason must be text")
     _check_consistency(state)
@@ -190,10 +184,10 @@ def _load_contest(state: FirstDruidState, last: Any) -> None:
         state.last_contest = ()
         return
     check(isinstance(last, Mapping), "last_contest must be an object or null")
-    space = _int(last["number"], 1, box.RING_SPACES - 1, "last_contest number")
+    space = load_int(last["number"], 1, box.RING_SPACES - 1, "last_contest number")
     bids = tuple(tuple(_cards(b, "last_contest bid", state.deck)) for b in _list(last["bids"], "bids", n))
-    values = tuple(_int(v, 0, 30 * HAND_LIMIT, "last_contest value") for v in _list(last["values"], "values", n))
-    winner = _int(last["winner"], -1, n - 1, "last_contest winner")
+    values = tuple(load_int(v, 0, 30 * HAND_LIMIT, "last_contest value") for v in _list(last["values"], "values", n))
+    winner = load_int(last["winner"], -1, n - 1, "last_contest winner")
     state.last_contest = (space, bids, values, winner, _bool(last["placed"], "last_contest placed"))
 
 
@@ -204,7 +198,9 @@ def _load_log(state: FirstDruidState, log: Any) -> None:
         item = _list(entry, "log entry", 4)
         check(isinstance(item[0], str), "a log entry starts with its text")
         card = -1 if item[3] is None else _cards([item[3]], "log card", state.deck)[0]
-        entries.append((item[0], _int(item[1], -1, n - 1, "log seat"), _int(item[2], -1, n - 1, "log seat"), card))
+        entries.append(
+            (item[0], load_int(item[1], -1, n - 1, "log seat"), load_int(item[2], -1, n - 1, "log seat"), card)
+        )
     check(len(entries) <= LOG_LENGTH, f"the log keeps {LOG_LENGTH} entries")
     state.log = tuple(entries)
 

@@ -23,7 +23,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register, shared_win, uniform
+from henge.engine import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    Option,
+    State,
+    check,
+    load_cards,
+    load_int,
+    register,
+    shared_win,
+    uniform,
+)
 from henge.games import spell_casting_board as sb
 
 _TARGET = {"standard": 4, "short": 3}
@@ -525,10 +538,10 @@ class SpellCastingState(State):
         n = self.n
         check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
         phase = self.phase = _PHASE_NAMES.index(fields["phase"])
-        self.player = _int(fields["player"], 0, n - 1, "player")
-        self.private_seat = _int(fields["private_seat"], -1, n - 1, "private_seat")
+        self.player = load_int(fields["player"], 0, n - 1, "player")
+        self.private_seat = load_int(fields["private_seat"], -1, n - 1, "private_seat")
         check((phase == PRIVATE) == (self.private_seat >= 0), "private_seat is a seat exactly in 'place private disk'")
-        self.turns = _int(fields["turns"], 0, _ROUND_CAP * n, "turns")
+        self.turns = load_int(fields["turns"], 0, _ROUND_CAP * n, "turns")
         self.setup_cards = _cards(fields["setup_cards"], "setup_cards")
         self.draw_pile = sorted(_cards(fields["draw_pile"], "draw_pile"))
         check(
@@ -548,7 +561,7 @@ class SpellCastingState(State):
         for name, size in (("outer", 30), ("coloured", 30), ("middle", 30), ("inner", 60)):
             ring = rings[name]
             check(isinstance(ring, list) and len(ring) == size, f"rings.{name}: a list of {size} seats or nulls")
-            cells += [-1 if s is None else _int(s, 0, n - 1, f"rings.{name} entry") for s in ring]
+            cells += [-1 if s is None else load_int(s, 0, n - 1, f"rings.{name} entry") for s in ring]
         self.cells = cells
         figures = fields["figures"]
         check(isinstance(figures, list) and len(figures) == 6, "figures: six stones or nulls (white..red, gray)")
@@ -570,11 +583,11 @@ class SpellCastingState(State):
         self.hand = sorted(_DISK_TEXTS.index(h) for h in hand)
         self.uses = _ints(fields["uses"], 3, 0, sb.ENERGY_DISKS + _PRIVATE_DISKS, "uses")
         self.recent = tuple(
-            (_int(s, 0, n - 1, "recent seat"), _int(a, 0, sb.ACTION_COUNT - 1, "recent action"))
+            (load_int(s, 0, n - 1, "recent seat"), load_int(a, 0, sb.ACTION_COUNT - 1, "recent action"))
             for s, a in fields["recent"]
         )
         check(len(self.recent) <= _RECENT, f"recent: at most {_RECENT} actions")
-        self.winners = tuple(_int(w, 0, n - 1, "winner") for w in fields["winners"])
+        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
         self.reason = str(fields["reason"])
         check((phase == OVER) == bool(self.winners), "winners are named exactly when the game is over")
         self._load_chain(fields["chain"])
@@ -588,7 +601,7 @@ class SpellCastingState(State):
             return
         cells = [_cell(c) for c in chain["moved"]]
         self.chain_at = _cell(chain["at"])
-        self.chain_owner = _int(chain["component"], 0, self.n - 1, "chain.component")
+        self.chain_owner = load_int(chain["component"], 0, self.n - 1, "chain.component")
         self.chain_moved = cells
         check(
             bool(cells) and len(set(cells)) == len(cells) and cells[-1] == self.chain_at,
@@ -668,24 +681,13 @@ _DISK_TEXTS: tuple[str, ...] = tuple(("mine " if d >= 6 else "") + sb.CUP_NAMES[
 _STONE_BY_TEXT = {box.inner_text(t): t for t in range(box.INNER_STONES)}
 
 
-def _int(value: Any, low: int, high: int, name: str) -> int:
-    check(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{name} must be an integer in {low}..{high}",
-    )
-    return int(value)
-
-
 def _ints(values: Any, size: int, low: int, high: int, name: str) -> list[int]:
     check(isinstance(values, list) and len(values) == size, f"{name}: a list of {size} integers")
-    return [_int(v, low, high, name) for v in values]
+    return [load_int(v, low, high, name) for v in values]
 
 
 def _cards(values: Any, name: str) -> list[int]:
-    check(isinstance(values, list), f"{name} must be a list of card texts")
-    cards = [box.parse_card(v) if isinstance(v, str) else -1 for v in values]
-    check(all(0 <= c < box.NUMBER_CARD_COUNT for c in cards), f"{name}: only number cards (1d..30d, 1n..30n)")
-    return cards
+    return load_cards(values, name, box.NUMBER_CARDS, "number cards (1d..30d, 1n..30n)")
 
 
 def _stone(text: Any) -> int:

@@ -17,7 +17,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, check, register, shared_win
+from henge.engine import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    Option,
+    State,
+    check,
+    load_cards,
+    load_int,
+    register,
+    shared_win,
+)
 
 _TRACK_END = {"standard": 30, "bluestones": 19}
 _HAND = 4
@@ -364,12 +376,12 @@ class StonerushState(State):
         n = self.n
         check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
         self.phase = _PHASE_NAMES.index(fields["phase"])
-        self.player = _int(fields["player"], 0, n, "player")
-        self.start = _int(fields["start"], -1, n - 1, "start")
-        self.turns = _int(fields["turns"], 0, _ROUND_CAP * n, "turns")
+        self.player = load_int(fields["player"], 0, n, "player")
+        self.start = load_int(fields["start"], -1, n - 1, "start")
+        self.turns = load_int(fields["turns"], 0, _ROUND_CAP * n, "turns")
         druids = fields["druids"]
         check(isinstance(druids, list) and len(druids) == 5, "druids: five positions (white..red)")
-        self.pos = [_int(p, 1, self.end, "druid position") for p in druids]
+        self.pos = [load_int(p, 1, self.end, "druid position") for p in druids]
         hands = fields["hands"]
         check(isinstance(hands, list) and len(hands) == n, f"hands: one list per seat ({n})")
         self.hands = [_cards(h, "hand") for h in hands]
@@ -386,34 +398,23 @@ class StonerushState(State):
         check(-2 not in dealt and len(set(dealt)) == len(dealt), "trilithons: distinct player colours or null")
         self.last_plays = tuple(
             (
-                _int(s, 0, n - 1, "last play seat"),
+                load_int(s, 0, n - 1, "last play seat"),
                 tuple(_cards(cs, "last play")),
-                _int(col, 0, 5, "last play colour"),
-                _int(b, 0, self.end, "last play from"),
-                _int(a, 0, self.end, "last play to"),
+                load_int(col, 0, 5, "last play colour"),
+                load_int(b, 0, self.end, "last play from"),
+                load_int(a, 0, self.end, "last play to"),
             )
             for s, cs, col, b, a in fields["last_plays"]
         )
-        self.winners = tuple(_int(w, 0, n - 1, "winner") for w in fields["winners"])
+        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
         self.reason = str(fields["reason"])
         check((self.phase == OVER) == bool(self.winners), "winners are named exactly when the game is over")
         if self.phase in (PLAY, DISCARD):
             check(0 <= self.player < n and min(self.trilithon) >= 0, "a turn needs every trilithon card dealt")
 
 
-def _int(value: Any, low: int, high: int, name: str) -> int:
-    check(
-        isinstance(value, int) and not isinstance(value, bool) and low <= value <= high,
-        f"{name} must be an integer in {low}..{high}",
-    )
-    return int(value)
-
-
 def _cards(values: Any, name: str) -> list[int]:
-    check(isinstance(values, list), f"{name} must be a list of card texts")
-    cards = [box.parse_card(v) if isinstance(v, str) else -1 for v in values]
-    check(all(c in _IN_DECK for c in cards), f"{name}: only the 42 Stonerush cards (1d..30d, 1n..12n)")
-    return cards
+    return load_cards(values, name, _IN_DECK, "the 42 Stonerush cards (1d..30d, 1n..12n)")
 
 
 @register
