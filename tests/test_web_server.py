@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -241,23 +242,20 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
     spy.install(monkeypatch)
     caplog.set_level(logging.DEBUG)
     players = _smallest(game_id)
+    people = min(2, players)
     rng = random.Random(5)
     with running(database(tmp_path / "h.db")) as client:
-        seats = [{"kind": "person"}, {"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (players - 2)
+        seats = [{"kind": "person"}] * people + [{"kind": "bot", "bot": "random"}] * (players - people)
         created = create(client, game=game_id, players=players, seats=seats, sit=None)
         tokens = dict(credentials(link["url"]) for link in created["links"])
         table_id = created["id"]
         table = live_table(client, table_id)
         secrets = [str(table.seed), *tokens.values()]
-        with (
-            seat(client, table_id, 0, tokens[0]) as first,
-            seat(client, table_id, 1, tokens[1]) as second,
-            seat(client, table_id, None) as watcher,
-        ):
-            first.until(lambda m: m["type"] == "view")
-            second.until(lambda m: m["type"] == "view")
-            watcher.until(lambda m: m["type"] == "view")
-            clients = {0: first, 1: second}
+        with contextlib.ExitStack() as stack:
+            clients = {k: stack.enter_context(seat(client, table_id, k, tokens[k])) for k in range(people)}
+            watcher = stack.enter_context(seat(client, table_id, None))
+            for someone in [*clients.values(), watcher]:
+                someone.until(lambda m: m["type"] == "view")
             for _ in range(5000):
                 now = true_state(client, table_id)
                 if now.is_terminal():
@@ -273,8 +271,8 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
                 else:
                     time.sleep(0.002)
             assert table.state.is_terminal()
-            for client_seat in (first, second, watcher):
-                client_seat.until_over()
+            for someone in [*clients.values(), watcher]:
+                someone.until_over()
         pages = [
             client.get(path).text for path in ("/", f"/tables/{table_id}", "/api/tables", f"/api/tables/{table_id}")
         ]
@@ -289,7 +287,7 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
         for secret in secrets:
             assert secret not in text
     # The clients received exactly what the spy saw leave, plus acks and errors of their own.
-    received = [m for c in (first, second, watcher) for m in c.received]
+    received = [m for c in [*clients.values(), watcher] for m in c.received]
     assert all(m["type"] in ("view", "ack", "error", "pong") for m in received)
     for text in [*pages, *(r.getMessage() for r in caplog.records)]:
         for secret in secrets:
