@@ -482,3 +482,13 @@ def test_postgresql_keeps_tables_across_a_restart():
                 current = s.until_turn_or_end()
         statuses = {t["id"]: t["status"] for t in client.get("/api/tables").json()["tables"]}
         assert statuses[table_id] == "finished"
+
+
+def test_the_creator_takes_the_first_person_seat_unless_told(tmp_path):
+    with running(database(tmp_path / "h.db")) as client:
+        seats = [{"kind": "bot", "bot": "random"}, {"kind": "person"}, {"kind": "person"}]
+        created = create(client, game="stonerush", seats=seats)
+        assert created["sit"] == 1 and [link["seat"] for link in created["links"]] == [1, 2]
+        assert [s.claimed for s in live_table(client, created["id"]).seats] == [True, True, False]
+        bots = create(client, game="stonerush", seats=[{"kind": "bot", "bot": "random"}] * 3)
+        assert bots["sit"] is None and bots["links"] == []

@@ -41,7 +41,10 @@ class SeatIn(BaseModel):
 
 
 class TableIn(BaseModel):
-    """A new table. Without ``seats``: the creator at seat 0 and bots (``bot``) everywhere else."""
+    """A new table. Without ``seats``: the creator at seat 0 and bots (``bot``) everywhere else.
+
+    ``sit`` is the person seat the creator takes at once (None: none); left out, the first one.
+    """
 
     game: str
     players: int | None = None
@@ -167,12 +170,15 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
         else:
             seats = [SeatSpec(s.kind, s.bot if s.kind == BOT else None) for s in body.seats]
         options = {} if body.variant is None or not info["has_variant"] else {"variant": body.variant}
-        created = await tables.create(body.game, players, options, seats, sit=body.sit)
+        sit = body.sit
+        if "sit" not in body.model_fields_set:
+            sit = next((k for k, s in enumerate(seats) if s.kind == PERSON), None)
+        created = await tables.create(body.game, players, options, seats, sit=sit)
         links = [
             {"seat": seat, "url": f"/tables/{created.table_id}#seat={seat}&token={token}"}
             for seat, token in sorted(created.tokens.items())
         ]
-        return {"id": created.table_id, "url": f"/tables/{created.table_id}", "sit": body.sit, "links": links}
+        return {"id": created.table_id, "url": f"/tables/{created.table_id}", "sit": sit, "links": links}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/take")
     async def take_seat(table_id: str, seat: int) -> dict[str, Any]:
