@@ -492,3 +492,23 @@ def test_the_creator_takes_the_first_person_seat_unless_told(tmp_path):
         assert [s.claimed for s in live_table(client, created["id"]).seats] == [True, True, False]
         bots = create(client, game="stonerush", seats=[{"kind": "bot", "bot": "random"}] * 3)
         assert bots["sit"] is None and bots["links"] == []
+
+
+def test_the_dealer_and_bots_retry_a_failed_write(tmp_path, monkeypatch, caplog):
+    with running(database(tmp_path / "h.db")) as client:
+        store = client.app.state.store  # type: ignore[attr-defined]
+        original = store.append_actions
+        failures = iter([True, True])
+
+        def flaky(*args, **kwargs):
+            if next(failures, False):
+                raise OSError("the disk hiccups")
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(store, "append_actions", flaky)
+        created = create(client, game="stonerush", players=3, seats=[{"kind": "bot", "bot": "random"}] * 3)
+        with seat(client, created["id"]) as s:
+            final = s.until_over()
+        assert final["returns"] == live_table(client, created["id"]).state.returns()
+    failed = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
+    assert len(failed) == 2 and all("(OSError)" in line and "hiccups" not in line for line in failed)

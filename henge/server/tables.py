@@ -32,6 +32,8 @@ log = logging.getLogger("henge.server")
 PERSON, BOT = "person", "bot"
 _KEEP_FINISHED = 16
 """Finished tables kept in memory after their last viewer leaves."""
+_DRIVER_ATTEMPTS = 5
+"""Tries of the dealer or a bot (a failing database write, say) before it waits for the next event."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -328,18 +330,22 @@ class LiveTable:
             self.driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
-        try:
-            while await self._step():
-                pass
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:
-            # No message or traceback: either could quote a hidden card.
-            log.error(
-                "table %s: the dealer or a bot failed (%s); it will retry on the next event",
-                self.id,
-                type(error).__name__,
-            )
+        failures = 0
+        while True:
+            try:
+                if not await self._step():
+                    return
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                # No message or traceback: either could quote a hidden card.
+                failures += 1
+                log.error("table %s: the dealer or a bot failed (%s)", self.id, type(error).__name__)
+                if failures >= _DRIVER_ATTEMPTS:
+                    log.error("table %s: the dealer and bots stop until the next action or restart", self.id)
+                    return
+                await asyncio.sleep(0.2 * 2**failures)
 
     async def _step(self) -> bool:
         """Makes the next chance outcomes or bot move; returns False when a person must act."""
