@@ -512,3 +512,17 @@ def test_the_dealer_and_bots_retry_a_failed_write(tmp_path, monkeypatch, caplog)
         assert final["returns"] == live_table(client, created["id"]).state.returns()
     failed = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
     assert len(failed) == 2 and all("(OSError)" in line and "hiccups" not in line for line in failed)
+
+
+def test_a_table_whose_actions_do_not_replay_is_set_aside_without_quoting_them(tmp_path, caplog):
+    db = database(tmp_path / "h.db")
+    with running(db) as client:
+        table_id = create(client, game="stonerush", players=3, seats=[{"kind": "person"}] * 3, sit=0)["id"]
+    store = Store(db)
+    store.append_actions(table_id, 0, [(5, "draw 3d", -1)])  # no trilithon card first: not legal
+    store.close()
+    with running(db) as client:
+        assert client.get(f"/api/tables/{table_id}").status_code == 404
+    messages = [r.getMessage() for r in caplog.records if table_id in r.getMessage()]
+    assert any("a stored action is not legal" in m for m in messages)
+    assert not any("legal:" in m or "T-" in m for m in messages)

@@ -417,8 +417,10 @@ class Tables:
             if game.info.version != record.game_version:
                 raise ValueError(f"stored with version {record.game_version}, this henge has {game.info.version}")
             table = LiveTable(record, game, self)
-        except (ValueError, IllegalActionError) as error:
-            log.warning("table %s cannot be resumed: %s", table_id, error)
+        except ValueError as error:
+            # An illegal stored action's message would list a seat's options: name only the problem.
+            reason = "a stored action is not legal" if isinstance(error, IllegalActionError) else str(error)
+            log.warning("table %s cannot be resumed: %s", table_id, reason)
             if record.status != BROKEN:
                 await asyncio.to_thread(self.store.set_status, table_id, BROKEN)
             return None
