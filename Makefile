@@ -1,13 +1,13 @@
 # Two commands do all set-up on a fresh machine with Python 3.11:
-#   make run   - virtual environment, install, play Stonerush in the terminal against bots
-#   make test  - install what the tests need, then lint, type check and the whole suite
+#   make run   - virtual environment, install, serve the web app (SQLite file henge.db) and print its address
+#   make test  - install what the tests need (Chromium through apt as root), then lint, type check and the whole suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test browser lint typecheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,19 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/henge play stonerush --players 4
+	$(BIN)/henge serve
 
-test: $(TEST_STAMP) lint typecheck pytest
+test: $(TEST_STAMP) browser lint typecheck pytest
+
+# The browser tests drive Debian's Chromium (Playwright cannot download a browser here).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		else \
+			echo "the browser tests need /usr/bin/chromium: run 'apt-get install chromium' as root" >&2; exit 1; \
+		fi; \
+	fi
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check henge tests scripts
@@ -33,11 +43,11 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
-pytest: $(TEST_STAMP)
-	$(BIN)/python -m pytest -n auto
+pytest: $(TEST_STAMP) browser
+	HENGE_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)
 	$(BIN)/henge bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts

@@ -1,4 +1,4 @@
-"""The ``henge`` command line: list games, play in the terminal, replay records, benchmark."""
+"""The ``henge`` command line: list games, play in the terminal or the browser, replay records, benchmark."""
 
 from __future__ import annotations
 
@@ -147,6 +147,37 @@ def bench_command(game_ids: tuple[str, ...], seconds: float, repeats: int, as_js
         click.echo(json.dumps(results, indent=1))
     else:
         _console().print(table(results))
+
+
+@main.command(name="serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", "-p", type=int, default=8000, show_default=True, help="Port to listen on (0: any free port).")
+@click.option(
+    "--db",
+    default="sqlite:///henge.db",
+    show_default=True,
+    help="Database URL: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/NAME.",
+)
+@click.option("--bot-delay", type=float, default=0.8, show_default=True, help="Seconds a bot waits before it moves.")
+@click.option("--quiet", "-q", is_flag=True, help="Log only warnings and errors.")
+def serve_command(host: str, port: int, db: str, bot_delay: float, quiet: bool) -> None:
+    """Play in the browser: serve the lobby and the live tables, stored in a database."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from henge.server import serve
+    from henge.server.store import describe_error, safe_url
+
+    if bot_delay < 0:
+        raise click.BadParameter("must be 0 or more", param_hint="--bot-delay")
+    try:
+        serve(host=host, port=port, db=db, bot_delay=bot_delay, quiet=quiet)
+    except (SQLAlchemyError, ImportError) as error:
+        hint = " (pip install 'henge[postgres]' for PostgreSQL)" if isinstance(error, ImportError) else ""
+        raise click.UsageError(f"cannot open the database {safe_url(db)}: {describe_error(error, db)}{hint}") from None
+    except OSError as error:
+        raise click.UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    except KeyboardInterrupt:
+        pass
 
 
 if __name__ == "__main__":

@@ -46,3 +46,15 @@ def test_layers_above_use_only_the_public_api_not_game_modules():
     for path in above:
         for name in _imports(path):
             assert not name.startswith("henge.games"), f"{path.relative_to(PACKAGE)} imports {name}"
+
+
+def test_the_server_never_handles_a_full_state_for_a_client():
+    """The web server stores seeds and actions; it never serialises a whole state (secrets and all)
+    and never re-draws hidden cards: what leaves it is built from observations."""
+    server = PACKAGE / "server"
+    sources = sorted(server.rglob("*.py"))
+    assert sources
+    for path in sources:
+        text = path.read_text()
+        for forbidden in ("to_json(", "state_from_json(", "resample_from_infostate("):
+            assert forbidden not in text, f"{path.relative_to(PACKAGE)} calls {forbidden}"

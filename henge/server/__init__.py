@@ -1,0 +1,54 @@
+"""Play in the browser: the lobby, live tables over WebSockets, bots, replays, on a database.
+
+``henge serve`` runs :func:`serve`; :func:`henge.server.app.create_app` builds
+the application. The server sits on top of the public State API only.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+from henge.server.store import safe_url
+
+DEFAULT_DB = "sqlite:///henge.db"
+
+
+def _socket(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def address(host: str, port: int) -> str:
+    """Returns the URL of the lobby at a host and port."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def serve(
+    *, host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, bot_delay: float = 0.8, quiet: bool = False
+) -> None:
+    """Serves the web app until interrupted; prints the address first (``port`` 0: any free port)."""
+    import uvicorn
+
+    from henge.server.app import create_app
+
+    sock = _socket(host, port)
+    try:
+        app = create_app(db, bot_delay=bot_delay)
+    except BaseException:
+        sock.close()
+        raise
+    url = address(host, sock.getsockname()[1])
+    print(f"henge is serving at {url} (database: {safe_url(db)}); Ctrl-C stops it", flush=True)
+    sys.stdout.flush()
+    config = uvicorn.Config(app, log_level="warning" if quiet else "info", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+__all__ = ["DEFAULT_DB", "address", "serve"]

@@ -1,0 +1,205 @@
+"""The HTML pages: lobby, table and replay. Small server-rendered shells; the browser fills them.
+
+Pages carry only public facts (games, bots, the board, a table's id and
+seats). Hands and other secrets reach a browser only over its seat's
+WebSocket, as that seat's observation.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib import resources
+from typing import Any
+
+from henge import box
+from henge.agents import agent_names
+from henge.server.board import FILL, board_svg
+from henge.server.tables import games_info
+
+STATUS_TITLES = {"waiting": "Open tables", "running": "Being played", "finished": "Finished"}
+
+
+def _json_script(element_id: str, data: Any) -> str:
+    text = json.dumps(data).replace("</", "<\\/")
+    return f'<script id="{element_id}" type="application/json">{text}</script>'
+
+
+def _box_data() -> dict[str, Any]:
+    return {"colours": list(box.COLOURS), "player_colours": list(box.PLAYER_COLOURS), "fill": FILL}
+
+
+def has_drawing(game_id: str) -> bool:
+    """Returns True if the game has its own drawing script (``static/games/<id>.js``)."""
+    return resources.files("henge.server").joinpath("static", "games", f"{game_id}.js").is_file()
+
+
+def _page(title: str, body: str, scripts: list[str], *, data: dict[str, Any]) -> str:
+    tags = "\n".join(f'<script src="/static/{escape(s)}"></script>' for s in scripts)
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/henge.css">
+</head>
+<body>
+<header class="top"><a class="brand" href="/">henge</a><span class="subtitle">{escape(title)}</span></header>
+{body}
+{_json_script("henge-data", data)}
+{tags}
+</body>
+</html>
+"""
+
+
+def _seat_summary(seats: list[dict[str, Any]]) -> str:
+    words = []
+    for seat in seats:
+        if seat["kind"] == "bot":
+            words.append(f"bot ({seat['bot']})")
+        else:
+            words.append("person" if seat["claimed"] else "open seat")
+    return ", ".join(words)
+
+
+def table_rows(summaries: list[dict[str, Any]], names: dict[str, str]) -> str:
+    """Returns the lobby's lists of open, running and finished tables as HTML."""
+    sections = []
+    for status, title in STATUS_TITLES.items():
+        rows = [t for t in summaries if t["status"] == status]
+        items = []
+        for table in rows:
+            table_id = escape(table["id"])
+            variant = table["options"].get("variant")
+            what = f"{escape(names.get(table['game'], table['game']))}, {table['players']} players"
+            if variant and variant != "standard":
+                what += f", {escape(str(variant))}"
+            links = [f'<a href="/tables/{table_id}">{"watch" if status != "finished" else "final table"}</a>']
+            if status == "finished":
+                links.append(f'<a href="/tables/{table_id}/replay">replay</a>')
+            for seat in table["seats"]:
+                if seat["kind"] == "person" and not seat["claimed"] and status == "waiting":
+                    links.append(
+                        f'<button class="take" data-table="{table_id}" data-seat="{seat["seat"]}">'
+                        f"take seat {seat['seat']}</button>"
+                    )
+            result = ""
+            if table["returns"]:
+                best = max(table["returns"])
+                winners = [str(k) for k, r in enumerate(table["returns"]) if r == best and best > 0]
+                result = f" · won by seat {', '.join(winners)}" if winners else ""
+            items.append(
+                f'<li class="table-row" data-table="{table_id}" data-status="{status}">'
+                f'<span class="what">{what}</span> <span class="seats">{escape(_seat_summary(table["seats"]))}</span>'
+                f'<span class="outcome">{escape(result)}</span> <span class="links">{" ".join(links)}</span>'
+                f'<span class="your-links" data-table="{table_id}"></span></li>'
+            )
+        listing = "\n".join(items) or '<li class="empty">none</li>'
+        sections.append(f'<section class="tables" data-status="{status}"><h2>{title}</h2><ul>{listing}</ul></section>')
+    return "\n".join(sections)
+
+
+def lobby_page(summaries: list[dict[str, Any]]) -> str:
+    """Returns the lobby: play against bots, create a table, the tables."""
+    games = games_info()
+    names = {g["id"]: g["name"] for g in games}
+    options = "".join(f'<option value="{escape(g["id"])}">{escape(g["name"])}</option>' for g in games)
+    bots = "".join(f'<option value="{escape(b)}">{escape(b)}</option>' for b in agent_names())
+    body = f"""
+<main class="lobby">
+<section class="quick">
+  <h2>Play now</h2>
+  <form id="quick-form">
+    <label>game <select name="game" id="quick-game">{options}</select></label>
+    <label>against <select name="bot" id="quick-bot">{bots}</select> bots</label>
+    <button type="submit" id="play-bots" class="primary">Play against bots</button>
+  </form>
+</section>
+<section class="create">
+  <h2>Create a table</h2>
+  <form id="create-form">
+    <label>game <select name="game" id="create-game">{options}</select></label>
+    <label>players <select name="players" id="create-players"></select></label>
+    <label id="variant-label">variant <select name="variant" id="create-variant"></select></label>
+    <div id="create-seats" class="seat-choices"></div>
+    <label>you sit at <select name="sit" id="create-sit"></select></label>
+    <button type="submit" id="create-table">Create table</button>
+  </form>
+  <div id="created" class="created" hidden></div>
+  <p class="error" id="lobby-error" hidden></p>
+</section>
+<div id="table-lists">{table_rows(summaries, names)}</div>
+</main>"""
+    return _page(
+        "the lobby",
+        body,
+        ["henge.js", "lobby.js"],
+        data={"games": games, "bots": agent_names(), "box": _box_data()},
+    )
+
+
+def table_page(info: dict[str, Any]) -> str:
+    """Returns a table's page: the board, the hand, the actions, the seats and the log."""
+    game_id = info["game"]
+    scripts = ["henge.js", "board.js", "games/generic.js"]
+    if has_drawing(game_id):
+        scripts.append(f"games/{game_id}.js")
+    scripts.append("table.js")
+    body = f"""
+<main class="table-page" id="table">
+<section class="play-area">
+  <div class="status-line"><span id="you"></span> <span id="turn"></span></div>
+  <div id="prompt" class="prompt"></div>
+  <div class="board-wrap">{board_svg()}</div>
+  <div class="hand-area"><h3 id="hand-title">your hand</h3><div id="hand" class="hand"></div></div>
+  <div id="actions" class="actions"></div>
+  <p id="error" class="error" hidden></p>
+  <div id="result" class="result" hidden></div>
+</section>
+<aside class="side">
+  <section><h3>Seats</h3><ul id="seats" class="seat-list"></ul><div id="invites"></div></section>
+  <section><h3>The table</h3><div id="info" class="info"></div></section>
+  <section><h3>Log</h3><ol id="log" class="log"></ol></section>
+</aside>
+</main>"""
+    title = f"{info['name']} · table {info['id']}"
+    return _page(title, body, scripts, data={"table": info, "box": _box_data()})
+
+
+def replay_page(info: dict[str, Any]) -> str:
+    """Returns the replay page of a finished table: every step, everything revealed."""
+    game_id = info["game"]
+    scripts = ["henge.js", "board.js", "games/generic.js"]
+    if has_drawing(game_id):
+        scripts.append(f"games/{game_id}.js")
+    scripts.append("replay.js")
+    body = f"""
+<main class="table-page replay" id="replay">
+<section class="play-area">
+  <div class="controls">
+    <button id="first" title="the start (Home)">|◀</button>
+    <button id="back" title="one step back (←)">◀</button>
+    <input id="slider" type="range" min="0" max="0" value="0">
+    <button id="forward" title="one step forward (→)">▶</button>
+    <button id="last" title="the end (End)">▶|</button>
+    <span id="step-label" class="step-label"></span>
+  </div>
+  <div id="step-text" class="prompt"></div>
+  <div class="board-wrap">{board_svg()}</div>
+  <div id="hands" class="all-hands"></div>
+  <div id="result" class="result" hidden></div>
+</section>
+<aside class="side">
+  <section><h3>The table</h3><div id="info" class="info"></div></section>
+  <section><h3>Moves</h3><ol id="moves" class="log moves"></ol></section>
+</aside>
+</main>"""
+    title = f"{info['name']} · replay of table {info['id']}"
+    return _page(title, body, scripts, data={"table": info, "box": _box_data()})
+
+
+def not_found_page(message: str) -> str:
+    """Returns a plain page for a missing table."""
+    return _page("not found", f'<main class="lobby"><p class="error">{escape(message)}</p></main>', [], data={})

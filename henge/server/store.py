@@ -1,0 +1,352 @@
+"""Storage of tables through SQLAlchemy: an SQLite file by default, PostgreSQL when asked.
+
+Three tables hold everything a restart needs:
+
+* ``henge_tables``: one row per table (game, players, options, the secret
+  seed, status, the result once finished);
+* ``henge_seats``: one row per seat (person or bot, the SHA-256 of the
+  seat's secret token, whether somebody has claimed it);
+* ``henge_actions``: one row per applied action, chance outcomes included,
+  keyed by (table, step). Replaying them from the initial state rebuilds the
+  exact state, so nothing else about the position is stored.
+
+Every method is synchronous and commits before it returns; the server calls
+them from a worker thread and acknowledges an action only after the commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+WAITING, RUNNING, FINISHED, BROKEN = "waiting", "running", "finished", "broken"
+"""Table statuses: seats still open; being played; over; cannot be resumed by this henge."""
+
+
+class Base(DeclarativeBase):
+    """The declarative base of henge's tables."""
+
+
+class TableRow(Base):
+    """One game table."""
+
+    __tablename__ = "henge_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    game_version: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    returns: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    """One seat of a table: a person (with a hashed secret token) or a bot."""
+
+    __tablename__ = "henge_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("henge_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class ActionRow(Base):
+    """One applied action (or chance outcome) of a table, in order."""
+
+    __tablename__ = "henge_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("henge_tables.id"), primary_key=True)
+    step: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    actor: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass
+class SeatRecord:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    token_hash: str | None
+    claimed: bool
+
+
+@dataclass
+class TableRecord:
+    """A table as stored, with its seats and (when asked for) its actions."""
+
+    id: str
+    game: str
+    game_version: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    returns: list[float] | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatRecord]
+    actions: list[int]
+
+
+def now() -> datetime:
+    """Returns the current time in UTC."""
+    return datetime.now(UTC)
+
+
+def database_url(text: str) -> URL:
+    """Returns the SQLAlchemy URL for a ``--db`` value, choosing psycopg 3 for ``postgresql://``."""
+    url = make_url(text)
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+def safe_url(text: str) -> str:
+    """Returns a database URL fit to print: any password is masked."""
+    try:
+        return make_url(text).render_as_string(hide_password=True)
+    except Exception:  # an unparsable URL is not echoed: it might hold a password
+        return "(an unreadable database URL)"
+
+
+def describe_error(error: BaseException, url_text: str) -> str:
+    """Returns the first line of a database error with the URL's password masked."""
+    cause = getattr(error, "orig", None) or error
+    lines = str(cause).strip().splitlines()
+    message = f"{type(cause).__name__}: {lines[0]}" if lines else type(cause).__name__
+    try:
+        password = make_url(url_text).password
+    except Exception:
+        return type(cause).__name__
+    return message.replace(str(password), "***") if password else message
+
+
+def make_engine(text: str) -> Engine:
+    """Returns an engine for a database URL; SQLite files get WAL and foreign keys."""
+    url = database_url(text)
+    if url.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    memory = url.database in (None, "", ":memory:")
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False},
+        poolclass=StaticPool if memory else None,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        if not memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
+
+
+class Store:
+    """The database of tables, seats and actions."""
+
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        Base.metadata.create_all(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        """Releases the database connections."""
+        self.engine.dispose()
+
+    # -- writing ------------------------------------------------------------------
+
+    def create_table(
+        self,
+        *,
+        table_id: str,
+        game: str,
+        game_version: str,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        status: str,
+        seats: Sequence[SeatRecord],
+    ) -> None:
+        """Stores a new table with its seats."""
+        stamp = now()
+        with self._session.begin() as session:
+            session.add(
+                TableRow(
+                    id=table_id,
+                    game=game,
+                    game_version=game_version,
+                    players=players,
+                    options=dict(options),
+                    seed=seed,
+                    status=status,
+                    returns=None,
+                    created_at=stamp,
+                    updated_at=stamp,
+                )
+            )
+            session.flush()
+            for seat in seats:
+                session.add(
+                    SeatRow(
+                        table_id=table_id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        bot=seat.bot,
+                        token_hash=seat.token_hash,
+                        claimed=seat.claimed,
+                    )
+                )
+
+    def append_actions(
+        self,
+        table_id: str,
+        first_step: int,
+        actions: Sequence[tuple[int, str, int]],
+        *,
+        status: str | None = None,
+        returns: list[float] | None = None,
+    ) -> None:
+        """Stores actions ``(action, text, actor)`` from ``first_step`` on, in one transaction.
+
+        A step that is already stored makes the whole write fail (the primary
+        key), so two writers can never both extend a table.
+        """
+        stamp = now()
+        with self._session.begin() as session:
+            for offset, (action, text, actor) in enumerate(actions):
+                session.add(
+                    ActionRow(
+                        table_id=table_id, step=first_step + offset, action=action, text=text, actor=actor, at=stamp
+                    )
+                )
+            session.flush()
+            values: dict[str, Any] = {"updated_at": stamp}
+            if status is not None:
+                values["status"] = status
+            if returns is not None:
+                values["returns"] = list(returns)
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+
+    def claim_seat(self, table_id: str, seat: int, *, token_hash: str | None = None, status: str | None = None) -> None:
+        """Marks a seat claimed (with a new token hash if given) and sets the table status."""
+        with self._session.begin() as session:
+            values: dict[str, Any] = {"claimed": True}
+            if token_hash is not None:
+                values["token_hash"] = token_hash
+            session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**values))
+            table_values: dict[str, Any] = {"updated_at": now()}
+            if status is not None:
+                table_values["status"] = status
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**table_values))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        """Sets a table's status."""
+        with self._session.begin() as session:
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated_at=now()))
+
+    # -- reading ------------------------------------------------------------------
+
+    def table_ids(self, *, statuses: Sequence[str] | None = None) -> list[str]:
+        """Returns the ids of the tables (with one of ``statuses``), newest first."""
+        query = select(TableRow.id).order_by(TableRow.created_at.desc(), TableRow.id)
+        if statuses is not None:
+            query = query.where(TableRow.status.in_(list(statuses)))
+        with self._session() as session:
+            return list(session.scalars(query))
+
+    def load(self, table_id: str, *, with_actions: bool = True) -> TableRecord | None:
+        """Returns a stored table (its actions in order), or None if there is none."""
+        with self._session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
+            actions: list[int] = []
+            if with_actions:
+                actions = list(
+                    session.scalars(
+                        select(ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.step)
+                    )
+                )
+            return TableRecord(
+                id=row.id,
+                game=row.game,
+                game_version=row.game_version,
+                players=row.players,
+                options=dict(row.options),
+                seed=row.seed,
+                status=row.status,
+                returns=None if row.returns is None else list(row.returns),
+                created_at=row.created_at,
+                updated_at=row.updated_at,
+                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.claimed) for s in seats],
+                actions=actions,
+            )
+
+    def action_count(self, table_id: str) -> int:
+        """Returns how many actions of a table are stored."""
+        with self._session() as session:
+            count = session.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == table_id))
+            return int(count or 0)
+
+    def summaries(self, *, limit: int = 200) -> list[dict[str, Any]]:
+        """Returns the public facts of the newest tables (no seed, no tokens) for the lobby."""
+        with self._session() as session:
+            rows = list(session.scalars(select(TableRow).order_by(TableRow.created_at.desc()).limit(limit)))
+            ids = [r.id for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for seat in session.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
+                    seats[seat.table_id].append(seat)
+            return [
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "players": r.players,
+                    "options": json.loads(json.dumps(r.options)),
+                    "status": r.status,
+                    "returns": r.returns,
+                    "created_at": r.created_at.isoformat(),
+                    "updated_at": r.updated_at.isoformat(),
+                    "seats": [
+                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "claimed": s.claimed} for s in seats[r.id]
+                    ],
+                }
+                for r in rows
+            ]

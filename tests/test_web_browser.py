@@ -1,0 +1,326 @@
+"""The web app in a real browser: Playwright driving Debian's Chromium against `henge serve`.
+
+Every game is played to its end by clicking legal actions; two browsers share
+a table and each sees only its own hand; a reload and a server restart in the
+middle of a game both resume it. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import henge
+from henge.server.store import Store
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+REQUIRED = os.environ.get("HENGE_BROWSER_REQUIRED") == "1"
+WAIT_MS = 20_000
+
+if not CHROMIUM.exists():
+    if REQUIRED:
+        raise RuntimeError(f"the browser tests need {CHROMIUM}: apt-get install chromium (make test does)")
+    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.timeout(240)
+
+
+class Server:
+    """`henge serve` in a subprocess on a loopback port, restartable on the same port and database."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.port = 0
+        self.url = ""
+        self.output: list[str] = []
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        """Starts the server and waits until it answers."""
+        command = [sys.executable, "-m", "henge.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        command += ["--db", self.db, "--bot-delay", "0"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert self.process.stdout is not None
+        first = self.process.stdout.readline()
+        self.output.append(first)
+        match = re.search(r"henge is serving at (http://127\.0\.0\.1:(\d+)/)", first)
+        assert match, f"henge serve printed {first!r}"
+        self.url, self.port = match.group(1), int(match.group(2))
+        threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
+
+    def _drain(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.output.append(line)
+
+    def stop(self, *, kill: bool = False) -> None:
+        """Stops the server: politely, or at once with SIGKILL (nothing gets to clean up)."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        self.process.wait(timeout=20)
+        self.process = None
+
+    def restart(self) -> None:
+        """Kills the server and starts a new one on the same port and database."""
+        self.stop(kill=True)
+        self.start()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(f"sqlite:///{tmp_path / 'henge.db'}")
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    # Playwright gives every launch a fresh --user-data-dir of its own.
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def _page(browser: Any) -> Any:
+    context = browser.new_context(viewport={"width": 1360, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def _settled(page: Any) -> str:
+    """Waits until it is this seat's turn or the game is over; returns which."""
+    page.wait_for_function("['act', 'over'].includes(document.body.dataset.status)")
+    return str(page.evaluate("document.body.dataset.status"))
+
+
+def _play(page: Any, rng: random.Random, *, clicks: int | None = None) -> int:
+    """Clicks random legal actions (cards, spaces or buttons) until the end or ``clicks``."""
+    done = 0
+    while clicks is None or done < clicks:
+        if _settled(page) == "over":
+            break
+        actions = page.locator("[data-action]")
+        count = actions.count()
+        assert count > 0, "it is my turn but nothing is clickable"
+        actions.nth(rng.randrange(count)).click(force=True)
+        done += 1
+    return done
+
+
+def _hand(page: Any) -> list[str]:
+    return list(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+
+
+def _log(page: Any) -> list[str]:
+    return list(page.locator("#log li").all_inner_texts())
+
+
+def _play_against_bots(page: Any, server: Server, game_id: str) -> str:
+    page.goto(server.url)
+    page.select_option("#quick-game", game_id)
+    page.click("#play-bots")
+    page.wait_for_url(re.compile(r"/tables/\w+#seat=0&token="))
+    return str(page.url.split("/tables/")[1].split("#")[0])
+
+
+@pytest.mark.parametrize("game_id", henge.list_games())
+def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
+    page = _page(browser)
+    table_id = _play_against_bots(page, server, game_id)
+    assert _settled(page) == "act"
+    board = page.locator("#board")
+    for kind, count in [("outer", 30), ("colour", 30), ("sarsen", 30), ("inner", 60), ("bluestone", 19)]:
+        assert board.locator(f'.space[data-space^="{kind}:"]').count() == count
+    assert board.locator('.space[data-space^="trilithon:"]').count() == 5
+    assert board.locator('.space[data-space="altar"]').count() == 1
+    assert page.locator("#seats li.you").inner_text().startswith("seat 0: you")
+    rng = random.Random(1)
+    _play(page, rng, clicks=12)
+    _settled(page)
+    _shot(page, f"{game_id}-table")
+    _play(page, rng)
+    verdict = page.locator("#verdict").inner_text()
+    assert re.fullmatch(r"You win!|You share the win\.|You lose: .*", verdict), verdict
+    assert page.locator("#result").is_visible()
+    assert "The game is over" in page.locator("#turn").inner_text()
+    _shot(page, f"{game_id}-end")
+    page.click("#replay-link")
+    page.wait_for_selector("#hands .seat-hand")
+    page.click("#last")
+    page.wait_for_function("document.body.dataset.step !== '0'")
+    steps = int(page.evaluate("document.body.dataset.step"))
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"document.body.dataset.step === '{steps - 1}'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"document.body.dataset.step === '{steps}'")
+    assert page.locator("#hands .seat-hand").count() == page.evaluate("Henge.data.table.players")
+    assert page.locator("#result").is_visible()
+    _shot(page, f"{game_id}-replay-end")
+    page.goto(f"{server.url}tables/{table_id}/replay#step=40")
+    page.wait_for_function("document.body.dataset.step === '40'")
+    _shot(page, f"{game_id}-replay-step-40")
+    assert page.errors == []
+    page.context.close()
+
+
+def _create_in_lobby(page: Any, server: Server, game_id: str, players: int, variant: str, seats: list[str]) -> None:
+    """Creates a table with the lobby's form, the creator at seat 0, and goes to it."""
+    page.goto(server.url)
+    page.select_option("#create-game", game_id)
+    page.select_option("#create-players", str(players))
+    page.select_option("#create-variant", variant)
+    for number, kind in enumerate(seats):
+        page.select_option(f"#seat-{number}", kind)
+    page.select_option("#create-sit", "0")
+    page.click("#create-table")
+    page.wait_for_selector("#go-to-table")
+
+
+def test_two_people_at_one_table_see_only_their_own_hands(browser, server):
+    host = _page(browser)
+    _create_in_lobby(host, server, "stonerush", 3, "bluestones", ["person", "person", "bot:random"])
+    link = host.locator("#created input.link").input_value()
+    assert "#seat=1&token=" in link
+    host.wait_for_selector('.tables[data-status="waiting"] .your-links .link-row')
+    _shot(host, "lobby")
+    host.click("#go-to-table")
+    guest = _page(browser)  # another browser context: no shared storage
+    guest.goto(link)
+    guest.wait_for_function("document.body.dataset.seat === '1'")
+    assert guest.locator("#you").inner_text().startswith("You are seat 1")
+    pages = {0: host, 1: guest}
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(60):
+        # Wait until one of the two must act: nothing moves until they do.
+        host.wait_for_function("document.body.dataset.status !== 'connecting'")
+        mover = next((k for k, p in pages.items() if p.evaluate("document.body.dataset.status") == "act"), None)
+        if mover is None:
+            host.wait_for_timeout(50)
+            continue
+        other = pages[1 - mover]
+        other.wait_for_function("['wait', 'act'].includes(document.body.dataset.status)")
+        hands = {k: _hand(p) for k, p in pages.items()}
+        assert hands[1 - mover] and not set(hands[0]) & set(hands[1])
+        for k, p in pages.items():
+            html = p.content()
+            for card in hands[1 - k]:
+                assert f'data-card="{card}"' not in html, f"seat {k} can see seat {1 - k}'s {card}"
+        assert "online" in host.locator('#seats li[data-seat="1"]').inner_text()
+        if checked == 0:
+            _shot(host, "stonerush-bluestones-seat0")
+            _shot(guest, "stonerush-bluestones-seat1")
+        checked += 1
+        if checked >= 6:
+            break
+        _play(pages[mover], rng, clicks=1)
+    assert checked >= 6
+    assert host.errors == [] and guest.errors == []
+    host.context.close()
+    guest.context.close()
+
+
+def test_a_reload_or_reopening_the_page_returns_to_the_seat(browser, server):
+    page = _page(browser)
+    table_id = _play_against_bots(page, server, "stonerush")
+    rng = random.Random(4)
+    _play(page, rng, clicks=6)
+    _settled(page)
+    hand, log, info = _hand(page), _log(page), page.locator("#info").inner_text()
+    page.reload()
+    assert _settled(page) == "act"
+    assert (_hand(page), _log(page), page.locator("#info").inner_text()) == (hand, log, info)
+    context = page.context
+    page.close()
+    again = context.new_page()  # the page closed and opened again, without the link
+    again.goto(f"{server.url}tables/{table_id}")
+    assert _settled(again) == "act"
+    assert again.locator("#you").inner_text().startswith("You are seat 0")
+    assert _hand(again) == hand and _log(again) == log
+    stranger = _page(browser)  # somebody else, without the link, only watches
+    stranger.goto(f"{server.url}tables/{table_id}")
+    stranger.wait_for_function("document.body.dataset.seat === 'spectator'")
+    assert _hand(stranger) == []
+    _play(again, rng, clicks=3)
+    context.close()
+    stranger.context.close()
+
+
+def test_a_server_restart_in_the_middle_of_a_game_resumes_it(browser, server):
+    page = _page(browser)
+    _create_in_lobby(page, server, "stonerush", 3, "bluestones", ["person", "bot:random", "bot:random"])
+    page.click("#go-to-table")
+    table_id = page.url.split("/tables/")[1].split("#")[0]
+    token = page.url.split("token=")[1]
+    rng = random.Random(6)
+    _play(page, rng, clicks=8)
+    _settled(page)
+    hand, log = _hand(page), _log(page)
+    server.restart()  # SIGKILL: only what was stored before each acknowledgement survives
+    page.wait_for_function("document.body.dataset.status === 'act'", timeout=30_000)
+    assert _hand(page) == hand and _log(page) == log
+    _play(page, rng)
+    assert page.locator("#verdict").is_visible()
+    page.context.close()
+    store = Store(server.db)
+    stored = store.load(table_id, with_actions=False)
+    store.close()
+    assert stored is not None and stored.status == "finished"
+    printed = "".join(server.output)
+    assert token not in printed and str(stored.seed) not in printed
+    assert "GET /tables/" in printed  # the access log is on, and holds no token
+
+
+def test_a_game_without_its_own_drawing_is_playable_with_the_generic_one(browser, server):
+    """A new game needs no drawing of its own: the observation's fields and the legal actions do."""
+    page = _page(browser)
+    page.route("**/static/games/stonerush.js", lambda route: route.fulfill(status=404, body=""))
+    _create_in_lobby(page, server, "stonerush", 3, "bluestones", ["person", "bot:random", "bot:random"])
+    page.click("#go-to-table")
+    assert _settled(page) == "act"
+    assert page.evaluate("Object.keys(Henge.games)") == ["generic"]
+    fields = page.locator("#info th").all_inner_texts()
+    assert {"druids", "hand sizes", "discard pile", "phase"} <= set(fields)
+    assert page.locator("#hand .card.legal").count() > 0  # "play 13d" lands on the card 13d
+    rng = random.Random(8)
+    _play(page, rng, clicks=4)
+    _settled(page)
+    _shot(page, "generic-drawing")
+    _play(page, rng)
+    assert page.locator("#verdict").is_visible()
+    assert page.errors == []
+    page.context.close()
