@@ -98,7 +98,7 @@ class Seat:
         """Returns the view that shows the end (waiting for it if needed)."""
         if self.view is not None and self.view["over"]:
             return self.view
-        return self.until(lambda m: m["type"] == "view" and m["over"])
+        return self.until(lambda m: m["type"] == "view" and m["over"], limit=10**6)  # long games send many
 
     def act(self, action: Any) -> dict[str, Any]:
         """Sends an action and returns the ack or error answering it."""
