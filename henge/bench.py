@@ -1,8 +1,10 @@
 """Engine speed on uniformly random games, through the public State API only.
 
 Every figure is the median of repeated runs (machines are noisy): games and
-decisions per second of whole random games, and microseconds per
-``legal_actions``, ``apply_action`` and ``clone`` on states sampled from them.
+decisions per second of whole random games, microseconds per
+``legal_actions``, ``apply_action`` and ``clone`` on states sampled from them,
+and the iterations per second of the ``ismcts`` bot's search (default
+settings) from decisions sampled from them.
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ from typing import Any
 from rich.table import Table
 
 import henge
+from henge.agents import heuristics, make_decision
+from henge.agents.ismcts import SearchConfig, search
 from henge.engine import CHANCE, TERMINAL, Game, State
 
 _SAMPLE_STATES = 400
+_SEARCH_POSITIONS = 8
+_SEARCH_ITERATIONS = 100
 
 
 def bench_players(game_id: str) -> int:
@@ -85,6 +91,25 @@ def _per_call(samples: list[tuple[State, int]], what: str) -> float:
     return (time.perf_counter() - start) / len(states) * 1e6
 
 
+def _search_speed(samples: list[tuple[State, int]], rng: random.Random) -> float:
+    """Returns ISMCTS iterations per second over decisions (two or more legal actions) among the samples."""
+    positions = [s for s, _ in samples if not s.is_chance_node() and len(s.legal_actions()) > 1]
+    positions = positions[:: max(1, len(positions) // _SEARCH_POSITIONS)][:_SEARCH_POSITIONS]
+    if not positions:
+        return 0.0
+    config = SearchConfig(iterations=_SEARCH_ITERATIONS)
+    evaluate = heuristics.evaluator(positions[0].game.info.id)
+    iterations = 0
+    seconds = 0.0
+    for state in positions:
+        seat = state.current_player()
+        decision = make_decision(state, seat, random.Random(rng.random()), samples=True)
+        result, _ = search(decision.sample_state, seat, decision.rng, config, evaluate)
+        iterations += result.iterations
+        seconds += result.seconds
+    return iterations / seconds
+
+
 def bench_game(game_id: str, *, seconds: float = 10.0, repeats: int = 5, players: int | None = None) -> dict[str, Any]:
     """Returns the median speed figures of ``game_id`` over ``repeats`` runs of ``seconds / repeats``."""
     players = players or bench_players(game_id)
@@ -112,9 +137,11 @@ def bench_game(game_id: str, *, seconds: float = 10.0, repeats: int = 5, players
     for _ in range(max(repeats, 5)):
         for what in micro:
             micro[what].append(_per_call(samples, what))
+    searches = [_search_speed(samples, rng) for _ in range(repeats)]
     result: dict[str, Any] = {"game": game_id, "players": players, "repeats": repeats, "seconds": seconds}
     result.update({k: statistics.median(v) for k, v in runs.items()})
     result.update({f"us/{k}": statistics.median(v) for k, v in micro.items()})
+    result["ismcts_iterations/s"] = statistics.median(searches)
     return result
 
 
@@ -130,6 +157,7 @@ def table(results: list[dict[str, Any]]) -> Table:
         "µs legal_actions",
         "µs apply_action",
         "µs clone",
+        "ismcts it/s",
     ):
         out.add_column(column, justify="left" if column == "game" else "right")
     for r in results:
@@ -142,5 +170,6 @@ def table(results: list[dict[str, Any]]) -> Table:
             f"{r['us/legal_actions']:.2f}",
             f"{r['us/apply_action']:.2f}",
             f"{r['us/clone']:.2f}",
+            f"{r['ismcts_iterations/s']:,.0f}",
         )
     return out

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 import henge
-from henge.agents import agent_names
+from henge.agents import agent_names, check_agent
 
 
 def _console() -> Console:
@@ -88,8 +88,12 @@ def play_command(
         raise click.BadParameter(f"seats run 0 to {game.num_players - 1}", param_hint="--seat")
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     for name in bot_list:
-        if name not in agent_names():
+        if name.split(":")[0] not in agent_names():
             raise click.BadParameter(f"unknown bot {name!r}; bots: {', '.join(agent_names())}", param_hint="--bots")
+        try:
+            check_agent(name, game_id)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--bots") from None
     if not bot_list:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
     if len(bot_list) > 1 and len(bot_list) != game.num_players - 1:
@@ -178,6 +182,95 @@ def serve_command(host: str, port: int, db: str, bot_delay: float, quiet: bool) 
         raise click.UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     except KeyboardInterrupt:
         pass
+
+
+@main.command(name="tournament")
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-n", type=int, default=None, help="Seats per game (default: the game's fewest).")
+@click.option(
+    "--agents",
+    "-a",
+    default="ismcts,heuristic,random",
+    show_default=True,
+    help="Comma list of bots; settings after colons, e.g. ismcts:iterations=1000.",
+)
+@click.option("--games", "-g", type=int, default=1000, show_default=True, help="Games to play.")
+@click.option("--workers", "-w", type=int, default=None, help="Worker processes (default: one per core).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed: same seed, same games.")
+@click.option("--variant", "-v", default=None, help="A variant of the game (see `henge games`).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Save the settings, summary and every game (JSON) here.",
+)
+def tournament_command(
+    game_id: str,
+    players: int | None,
+    agents: str,
+    games: int,
+    workers: int | None,
+    seed: int,
+    variant: str | None,
+    out_path: Path | None,
+) -> None:
+    """Play bots against each other with rotated seats and report wins, intervals and ratings."""
+    import os
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from henge import tournament
+
+    try:
+        info = henge.game_class(game_id).info
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    config = tournament.TournamentConfig(
+        game_id=game_id,
+        players=info.min_players if players is None else players,
+        agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
+        games=games,
+        seed=seed,
+        options=_options(game_id, variant),
+    )
+    try:
+        config.validate()
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise click.BadParameter("use at least one worker", param_hint="--workers")
+    console = _console()
+    console.width = max(console.width, 110)  # the table's columns do not wrap
+    cycle = len(tournament.lineups(config.agents, config.players))
+    if games % cycle:
+        console.print(
+            f"[yellow]note: {cycle} seat arrangements make a full rotation; "
+            f"{games} games is not a multiple, so seats are not exactly balanced[/]"
+        )
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task(f"{game_id}, {config.players} players", total=games)
+        results = tournament.run(config, workers=workers, on_game=lambda _: progress.advance(bar))
+    data = tournament.report(config, results, workers=workers)
+    console.print(tournament.table(data))
+    if out_path is not None:
+        out_path.write_text(json.dumps(data, indent=1))
+        console.print(f"results saved to {out_path}")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from henge.agents import Agent, make_agent, make_decision
+from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
 from henge.engine import CHANCE, Game, State, load
 
 RECORD_FORMAT = "henge-record"
@@ -44,6 +44,13 @@ def _agents(game: Game, agents: Sequence[Agent | str]) -> list[Agent]:
     return [make_agent(a) if isinstance(a, str) else a for a in agents]
 
 
+def _choose(agent: Agent, decision: Decision, state: State) -> int:
+    """Asks an agent for its action; only an evaluation-only cheat is shown the real state (a copy)."""
+    if is_cheating(agent):
+        return agent.choose_with_state(decision, state.clone())  # type: ignore[attr-defined]
+    return agent.choose(decision)
+
+
 def play(
     game: Game,
     agents: Sequence[Agent | str],
@@ -55,6 +62,8 @@ def play(
 
     ``agents`` holds one agent per seat: a bot name such as ``"random"`` or an
     object with ``choose(decision) -> action``. Chance is sampled from ``seed``.
+    An agent that declares ``cheats = True`` (evaluation only) is handed a copy
+    of the real state through ``choose_with_state(decision, state)``.
     ``on_action(state, action, text)`` is called before each action is applied.
     """
     players = _agents(game, agents)
@@ -72,7 +81,7 @@ def play(
         else:
             agent = players[seat]
             decision = make_decision(state, seat, rngs[seat], samples=getattr(agent, "needs_samples", False))
-            action = agent.choose(decision)
+            action = _choose(agent, decision, state)
         text = state.action_to_string(action)
         if on_action is not None:
             on_action(state, action, text)

@@ -103,6 +103,6 @@ def test_bench_reports_every_figure_as_json():
     result = CliRunner().invoke(main, ["bench", "stonerush", "--seconds", "0.3", "--repeats", "2", "--json"])
     assert result.exit_code == 0, result.output
     (figures,) = json.loads(result.output)
-    for key in ("games/s", "decisions/s", "us/legal_actions", "us/apply_action", "us/clone"):
+    for key in ("games/s", "decisions/s", "us/legal_actions", "us/apply_action", "us/clone", "ismcts_iterations/s"):
         assert figures[key] > 0
     assert figures["players"] == 4

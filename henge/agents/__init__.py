@@ -1,13 +1,44 @@
-"""Players for every game: bots by name, and the interface they share."""
+"""Players for every game: bots by name, and the interface they share.
+
+A bot is named by a word, optionally followed by settings:
+``ismcts:iterations=1000:c=0.5:depth=4`` (settings: ``iterations``,
+``seconds``, ``c`` the UCT constant, ``depth`` the rollout depth or
+``none`` for rollouts to the end, ``baseline`` 1 or 0, ``tries`` the samples
+weighed per determinization, ``worlds`` the determinizations per decision;
+see :mod:`henge.agents.ismcts`). ``mcts-cheat`` is for evaluation only: it
+is not offered as an opponent and ``make_agent`` makes it only when asked
+with ``evaluation=True``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from henge.agents.base import Agent, Decision, make_decision
+from henge.agents import heuristics
+from henge.agents.base import Agent, CheatingAgent, Decision, canonical_state, is_cheating, make_decision
+from henge.agents.heuristic import HeuristicAgent
+from henge.agents.ismcts import ISMCTSAgent
+from henge.agents.mcts_cheat import CheatingMCTSAgent
 from henge.agents.random_agent import RandomAgent
 
-_AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent}
+_AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "ismcts": ISMCTSAgent,
+}
+_EVALUATION_AGENTS: dict[str, Callable[..., Any]] = {"mcts-cheat": CheatingMCTSAgent}
+_SEARCH_SETTINGS = {
+    "iterations": "iterations",
+    "seconds": "seconds",
+    "c": "exploration",
+    "depth": "rollout_depth",
+    "baseline": "baseline",
+    "tries": "belief_tries",
+    "worlds": "determinizations",
+    "reuse": "reuse",
+}
+_SETTINGS: dict[str, dict[str, str]] = {"ismcts": _SEARCH_SETTINGS, "mcts-cheat": _SEARCH_SETTINGS}
 
 
 def agent_names() -> list[str]:
@@ -15,12 +46,61 @@ def agent_names() -> list[str]:
     return list(_AGENTS)
 
 
-def make_agent(name: str) -> Agent:
-    """Returns a new bot by name; raises ValueError naming the bots there are."""
-    factory = _AGENTS.get(name)
+def _setting(name: str, key: str, text: str) -> Any:
+    if text.lower() == "none":
+        return None
+    try:
+        if key in ("baseline", "reuse"):
+            return bool(int(text))
+        return int(text) if key in ("iterations", "depth", "tries", "worlds") else float(text)
+    except ValueError:
+        raise ValueError(f"{name}: setting {key} must be a number or none, not {text!r}") from None
+
+
+def make_agent(spec: str, *, evaluation: bool = False) -> Any:
+    """Returns a new bot from its name and settings; raises ValueError naming the bots there are.
+
+    ``evaluation=True`` also allows the evaluation-only bots (``mcts-cheat``).
+    """
+    name, *settings = spec.split(":")
+    factories = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else _AGENTS
+    factory = factories.get(name)
     if factory is None:
+        if name in _EVALUATION_AGENTS:
+            raise ValueError(f"{name} sees hidden information and plays only in evaluations, never as an opponent")
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(_AGENTS)}")
-    return factory()
+    allowed = _SETTINGS.get(name, {})
+    kwargs: dict[str, Any] = {}
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        if not sep or key not in allowed:
+            names = ", ".join(allowed) or "none"
+            raise ValueError(f"{name}: unknown setting {setting!r}; settings: {names}")
+        kwargs[allowed[key]] = _setting(name, key, value)
+    if kwargs:
+        kwargs["name"] = spec
+    return factory(**kwargs)
 
 
-__all__ = ["Agent", "Decision", "RandomAgent", "agent_names", "make_agent", "make_decision"]
+def check_agent(spec: str, game_id: str, *, evaluation: bool = False) -> None:
+    """Raises ValueError if the bot ``spec`` cannot be made or cannot play ``game_id``."""
+    make_agent(spec, evaluation=evaluation)
+    if spec.split(":")[0] == "heuristic" and not heuristics.has_heuristic(game_id):
+        raise ValueError(f"no heuristic player for {game_id!r} yet; games with one: {', '.join(heuristics.KNOWN)}")
+
+
+__all__ = [
+    "Agent",
+    "CheatingAgent",
+    "CheatingMCTSAgent",
+    "Decision",
+    "HeuristicAgent",
+    "ISMCTSAgent",
+    "RandomAgent",
+    "agent_names",
+    "canonical_state",
+    "check_agent",
+    "is_cheating",
+    "make_agent",
+    "make_decision",
+]

@@ -1,0 +1,253 @@
+"""Stonerush: a rule-based player and a position evaluation.
+
+The player races its own secret colour, but a lone step forward for it is
+discounted, since it tells the table which druid is whose; it pushes back
+the druids its rivals seem to be racing (judged from who moved which druid
+forward in the plays it can see); it never carries another druid to the
+finish; and it keeps the cards it can use next turn (its own colour's day
+cards, black cards, night cards of rivals' colours), throwing the rest away
+to draw afresh.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from henge import box
+from henge.agents.base import Decision
+from henge.engine import State
+
+_COLOURS = box.PLAYER_COLOURS
+_CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
+_BLACK = box.BLACK
+_END = {"standard": 30, "bluestones": 19}
+_WIN = 100.0
+_KEEP = 2
+_LONE_STEP_DISCOUNT = 0.5
+"""A one-space advance of the own druid, far from the finish, counts half: it gives the colour away."""
+_NEAR_FINISH = 6
+_USEFUL = 1.0
+"""Cards less useful than this are discarded: a fresh draw is worth about as much."""
+
+
+def _race_odds(pos: list[float], end: int) -> list[float]:
+    """Returns each druid's chance of arriving first: it grows e-fold every eighth of the track it leads by."""
+    t = end / 8
+    weights = [math.exp(p / t) for p in pos]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _sign(card: int) -> int:
+    return 1 if box.CARD_IS_DAY[card] else -1
+
+
+def _move(pos: list[int], druid: int, net: int, end: int) -> list[int]:
+    """Returns the positions after moving ``druid`` by ``net`` with the limits and bumps of the rules."""
+    after = pos[:]
+    start = pos[druid]
+    target = min(start + net, end) if net > 0 else max(start + net, 1)
+    if net and target != start:
+        step = 1 if net > 0 else -1
+        others = [p for d, p in enumerate(pos) if d != druid]
+        while 1 < target < end and target in others:
+            target += step
+        after[druid] = target
+    return after
+
+
+def _rival_colours(obs: dict[str, Any], mine: int) -> list[float]:
+    """Returns, per colour, an estimate of the chance that a rival races it (0 for the own colour)."""
+    free = [1.0] * 5
+    for seat, odds in enumerate(_colour_odds(obs, mine)):
+        total = sum(odds)
+        if seat == obs["seat"] or not total:
+            continue
+        for c in range(5):
+            free[c] *= 1.0 - odds[c] / total
+    return [0.0 if c == mine else 1.0 - free[c] for c in range(5)]
+
+
+def _colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
+    """Returns, per seat, the relative odds of each colour being its own (own seat and colour: 0).
+
+    A rival is taken to race one of the four colours that are not ours, the
+    odds growing e-fold for every two spaces it moved a druid forward in the
+    plays we can see, and shrinking as fast for every two it pushed one back.
+    """
+    me = obs["seat"]
+    players = obs["players"]
+    push = [[0.0] * 5 for _ in range(players)]
+    for play in obs["last_plays"]:
+        druid = play["druid"]
+        if druid is not None and play["seat"] != me:
+            push[play["seat"]][_COLOURS.index(druid)] += play["to"] - play["from"]
+    odds = []
+    for seat in range(players):
+        if seat == me:
+            odds.append([0.0] * 5)
+            continue
+        odds.append([0.0 if c == mine else math.exp(0.5 * max(-6.0, min(6.0, push[seat][c]))) for c in range(5)])
+    return odds
+
+
+def _value(pos: list[int], mine: int, held: list[float], end: int) -> float:
+    """Returns how good the druid positions are for us: our lead less the leads of rivals' druids."""
+    odds = _race_odds([float(p) for p in pos], end)
+    return odds[mine] - sum(held[c] * odds[c] for c in range(5) if c != mine)
+
+
+def _score_play(cards: list[int], pos: list[int], mine: int, held: list[float], end: int) -> float:
+    """Returns the worth of laying ``cards`` as one play (ours, whole, from positions ``pos``)."""
+    colour = next((box.CARD_COLOUR[c] for c in cards if box.CARD_COLOUR[c] != _BLACK), _BLACK)
+    net = sum(_sign(c) for c in cards)
+    if colour == _BLACK or net == 0:
+        return 0.0
+    after = _move(pos, colour, net, end)
+    if after[colour] == end:
+        return _WIN if colour == mine else -_WIN * (0.5 + held[colour])
+    gain = _value(after, mine, held, end) - _value(pos, mine, held, end)
+    if colour == mine and after[mine] - pos[mine] == 1 and after[mine] < end - _NEAR_FINISH:
+        gain *= _LONE_STEP_DISCOUNT
+    return gain
+
+
+def _usefulness(card: int, mine: int, held: list[float]) -> float:
+    """Returns how much a card in hand is worth for the next turn."""
+    colour = box.CARD_COLOUR[card]
+    day = box.CARD_IS_DAY[card]
+    if colour == _BLACK:
+        return 2.0 if day else 1.2
+    if colour == mine:
+        return 3.0 if day else 0.0
+    return 0.2 if day else 0.5 + 2.0 * held[colour]
+
+
+def _texts_to_cards(decision: Decision, verb: str) -> tuple[dict[int, int], int | None]:
+    """Returns {card: action} for the legal ``verb X`` actions, and the ``done`` action if legal."""
+    cards: dict[int, int] = {}
+    done = None
+    for action, text in zip(decision.legal_actions, decision.legal_texts, strict=True):
+        if text == "done":
+            done = action
+        elif text.startswith(verb + " "):
+            cards[box.parse_card(text[len(verb) + 1 :])] = action
+    return cards, done
+
+
+def choose(decision: Decision) -> int:
+    """Returns the rule-based player's action."""
+    obs = decision.observation
+    if obs["phase"] == "discard":
+        return _choose_discard(decision, obs)
+    return _choose_play(decision, obs)
+
+
+def _choose_play(decision: Decision, obs: dict[str, Any]) -> int:
+    mine = _COLOURS.index(obs["trilithon"])
+    end = obs["track_end"]
+    pos = [obs["druids"][c] for c in _COLOURS]
+    held = _rival_colours(obs, mine)
+    laid = [box.parse_card(t) for t in obs["in_play"]]
+    playable, done = _texts_to_cards(decision, "play")
+    colour = next((box.CARD_COLOUR[c] for c in laid if box.CARD_COLOUR[c] != _BLACK), _BLACK)
+    colours = [colour] if colour != _BLACK else sorted({box.CARD_COLOUR[c] for c in playable} - {_BLACK})
+    options: list[list[int]] = [[]] if done is not None else []
+    for c in colours:
+        for direction in (1, -1):
+            same = sorted(x for x in playable if box.CARD_COLOUR[x] == c and _sign(x) == direction)
+            black = sorted(x for x in playable if box.CARD_COLOUR[x] == _BLACK and _sign(x) == direction)
+            if same:
+                options.append(same)
+            if black and (same or colour != _BLACK):
+                options.append(same + black)
+    options.extend([x] for x in sorted(playable))
+
+    def rank(option: list[int]) -> tuple[float, int, int]:
+        blacks = sum(1 for x in option if box.CARD_COLOUR[x] == _BLACK)
+        return (_score_play(laid + option, pos, mine, held, end), -blacks, -len(option))
+
+    best = max(options, key=rank)
+    if not best:
+        assert done is not None
+        return done
+    return playable[min(best)]
+
+
+def _choose_discard(decision: Decision, obs: dict[str, Any]) -> int:
+    mine = _COLOURS.index(obs["trilithon"])
+    held = _rival_colours(obs, mine)
+    cards, done = _texts_to_cards(decision, "discard")
+    if not cards:
+        assert done is not None
+        return done
+    worst = min(cards, key=lambda c: (_usefulness(c, mine, held), c))
+    if done is not None and len(cards) <= _KEEP and _usefulness(worst, mine, held) >= _USEFUL:
+        return done
+    return cards[worst]
+
+
+_DRAW_WORTH = 0.25
+"""Chance that a card drawn blind pushes the drawer's own druid forward (10 of the 42 cards)."""
+_CARD_WORTH = 0.5
+"""Spaces a card in hand that pushes the holder's own druid forward is worth now."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns each seat's chance of winning, judged from the druids, the hands and the trilithon cards.
+
+    A druid's chance of arriving first grows e-fold every eighth of the track
+    it leads by. Its holder's cards that would push it forward (and the empty
+    places in the holder's hand, each a fresh draw) count part of a space
+    each; cards laid but not yet resolved count in full. A seat wins with its
+    own druid; a druid nobody holds counts for the seats whose own druids
+    stand furthest along.
+    """
+    data = state.to_json()
+    fields = data["state"]
+    end = _END[data["options"]["variant"]]
+    pos = list(fields["druids"])
+    own = [_COLOURS.index(t) for t in fields["trilithons"]]
+    laid = [_CARD[t] for t in fields["in_play"]]
+    if laid:
+        colour = next((box.CARD_COLOUR[c] for c in laid if box.CARD_COLOUR[c] != _BLACK), _BLACK)
+        if colour != _BLACK:
+            pos = _move(pos, colour, sum(_sign(c) for c in laid), end)
+            if pos[colour] == end:
+                holders = [seat for seat, c in enumerate(own) if c == colour]
+                if holders:
+                    return [1.0 / len(holders) if c == colour else 0.0 for c in own]
+    effective = [float(p) for p in pos]
+    for seat, hand in enumerate(fields["hands"]):
+        colour = own[seat]
+        cards = [_CARD[t] for t in hand]
+        forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
+        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, 4 - len(cards)))
+    odds = _race_odds(effective, end)
+    values = [odds[c] for c in own]
+    unheld = sum(odds[c] for c in range(5) if c not in own)
+    furthest = max(pos[c] for c in own)
+    leaders = [seat for seat, c in enumerate(own) if pos[c] == furthest]
+    for seat in leaders:
+        values[seat] += unheld / len(leaders)
+    return values
+
+
+def belief(obs: dict[str, Any]) -> Callable[[State], float] | None:
+    """Returns the weight of a sampled state: how well its rivals' trilithon cards fit their plays."""
+    if obs.get("trilithon") is None:
+        return None
+    me = obs["seat"]
+    odds = _colour_odds(obs, _COLOURS.index(obs["trilithon"]))
+    scaled = [[o / max(row) for o in row] if seat != me else row for seat, row in enumerate(odds)]
+
+    def weigh(state: State) -> float:
+        weight = 1.0
+        for seat, colour in enumerate(state.to_json()["state"]["trilithons"]):
+            if seat != me:
+                weight *= scaled[seat][_COLOURS.index(colour)]
+        return weight
+
+    return weigh

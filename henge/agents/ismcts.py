@@ -1,0 +1,350 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+One tree is grown over the bot's information set. Every iteration draws a
+fresh determinization, a full state consistent with what the seat knows
+(``decision.sample_state``), and walks the tree with it:
+
+* **Nodes are keyed by actions** from the root decision (an edge is the
+  pair of the seat that moved and its action id). Chance nodes are not in
+  the tree: their outcomes are sampled by their probabilities as the walk
+  passes them, so a node stands for every deal and draw that leads to it.
+* **Selection** is UCB1 with availability counts: an edge's exploration
+  term uses how often it was legal when its parent was visited, since a
+  determinization offers only the actions it allows.
+* **Expansion** adds one untried legal edge per iteration.
+* **Rollout** plays a few uniformly random decisions (``rollout_depth``),
+  then scores the position with the game's evaluation
+  (``henge.agents.heuristics``); a game without one is played out to the
+  end instead. Returns are scaled to [0, 1].
+* **Backup**: each edge adds the value of the seat that moved along it, so
+  every player's choices in the tree are made for that player's own gain.
+
+The action played is the root edge visited most.
+
+The default budget is 300 iterations with 8-decision rollouts. On
+Stonerush it takes a few tens of milliseconds per decision on one core
+(``docs/agents.md`` has the measured figures), well under the one-second
+cap, and it keeps tournaments of hundreds of games feasible on a small
+machine. ``seconds`` adds a time limit (the search then stops at whichever
+comes first; a time limit makes play depend on the machine's speed, so
+tournaments use iterations alone). A decision with a single legal action
+returns at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from henge.agents import heuristics
+from henge.agents.base import Decision
+from henge.engine import CHANCE, TERMINAL, State
+
+DEFAULT_ITERATIONS = 300
+DEFAULT_EXPLORATION = 0.1
+DEFAULT_ROLLOUT_DEPTH = 0
+DEFAULT_BELIEF_TRIES = 8
+DEFAULT_DETERMINIZATIONS = 40
+
+Sampler = Callable[[random.Random], State]
+Evaluator = Callable[[State], list[float]]
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The budget and constants of a search."""
+
+    iterations: int | None = DEFAULT_ITERATIONS
+    """Iterations per decision (None: limited by ``seconds`` alone)."""
+    seconds: float | None = None
+    """Seconds per decision (None: limited by ``iterations`` alone)."""
+    exploration: float = DEFAULT_EXPLORATION
+    """The UCT constant: larger explores more."""
+    rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH
+    """Random decisions played after the tree before the evaluation (None: to the end)."""
+    baseline: bool = True
+    """Subtract each determinization's own evaluation at the root from the values it backs up."""
+    belief_tries: int = DEFAULT_BELIEF_TRIES
+    """Samples drawn per determinization to weigh by the game's belief (0 or 1: uniform samples)."""
+    determinizations: int = DEFAULT_DETERMINIZATIONS
+    """Distinct determinizations per decision, drawn first and taken in turn (0: a fresh one every iteration)."""
+    reuse: bool = True
+    """Keep the subtree below the chosen action when the seat decides again at once (several steps of a turn)."""
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search needs a budget: iterations, seconds or both")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {self.seconds}")
+        if self.exploration < 0:
+            raise ValueError(f"the exploration constant must not be negative, not {self.exploration}")
+        if self.rollout_depth is not None and self.rollout_depth < 0:
+            raise ValueError(f"rollout depth must not be negative, not {self.rollout_depth}")
+        if self.determinizations < 0:
+            raise ValueError(f"determinizations must not be negative, not {self.determinizations}")
+        if self.belief_tries < 0:
+            raise ValueError(f"belief tries must not be negative, not {self.belief_tries}")
+
+
+class _Node:
+    """An edge of the tree and the node it leads to: its statistics are those of ``mover``."""
+
+    __slots__ = ("available", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.total = 0.0
+        self.available = 1
+        self.children: dict[int, _Node] = {}
+
+
+@dataclass
+class SearchResult:
+    """The chosen action and what the search did to choose it."""
+
+    action: int
+    iterations: int
+    """Iterations run for this decision (a reused subtree brings more visits)."""
+    seconds: float
+    visits: dict[int, int]
+    """Visits of each root action."""
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Returns a chance outcome drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    for action, probability in outcomes:
+        r -= probability
+        if r < 0.0:
+            return action
+    return outcomes[-1][0]
+
+
+class Tree:
+    """A search tree over one information set of ``seat``, with the determinizations it keeps."""
+
+    def __init__(self, seat: int, config: SearchConfig, evaluate: Evaluator | None) -> None:
+        self.seat = seat
+        self.config = config
+        self.evaluate = evaluate
+        self.root = _Node(-1)
+        self.worlds: list[tuple[State, list[float] | None]] = []
+        """Kept determinizations with their baselines (all of them, or the first one when none are kept)."""
+        self.turn = 0
+
+    def grow(self, sample: Sampler, rng: random.Random, iterations: int | None, deadline: float | None) -> int:
+        """Runs iterations until ``iterations`` are done or ``deadline`` passes; returns how many ran."""
+        config = self.config
+        evaluate = self.evaluate
+        c = config.exploration
+        depth = config.rollout_depth if evaluate is not None else None
+        keep = config.determinizations
+        done = 0
+        while iterations is None or done < iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            if keep and len(self.worlds) >= keep:
+                world, baseline = self.worlds[self.turn % keep]
+                state = world.clone()
+            else:
+                state = sample(rng)
+                baseline = evaluate(state) if evaluate is not None and config.baseline else None
+                if keep or not self.worlds:
+                    self.worlds.append((state.clone(), baseline))
+            self.turn += 1
+            game = state.game
+            players = game.num_players
+            node = self.root
+            path: list[_Node] = []
+            # Selection and expansion.
+            while True:
+                player = state.current_player()
+                if player < 0:
+                    if player == TERMINAL:
+                        break
+                    state.apply_action(sample_chance(state, rng))
+                    continue
+                legal = state.legal_actions()
+                children = node.children
+                untried: list[int] = []
+                for action in legal:
+                    child = children.get(action * players + player)
+                    if child is None:
+                        untried.append(action)
+                    else:
+                        child.available += 1
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    child = children[action * players + player] = _Node(player)
+                    state.apply_action(action)
+                    path.append(child)
+                    break
+                best = node
+                best_score = -math.inf
+                best_action = legal[0]
+                for action in legal:
+                    child = children[action * players + player]
+                    score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                    if score > best_score:
+                        best, best_score, best_action = child, score, action
+                state.apply_action(best_action)
+                path.append(best)
+                node = best
+            # Rollout.
+            steps = 0
+            while True:
+                player = state.current_player()
+                if player == TERMINAL:
+                    low, high = game.info.min_utility, game.info.max_utility
+                    values = [(r - low) / (high - low or 1.0) for r in state.returns()]
+                    break
+                if depth is not None and steps >= depth:
+                    assert evaluate is not None
+                    values = evaluate(state)
+                    break
+                if player == CHANCE:
+                    state.apply_action(sample_chance(state, rng))
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rng.random() * len(legal))])
+                    steps += 1
+            # Backup.
+            if baseline is not None:
+                values = [v - b for v, b in zip(values, baseline, strict=True)]
+            for child in path:
+                child.visits += 1
+                child.total += values[child.mover]
+            done += 1
+        return done
+
+    def visits(self) -> dict[int, int]:
+        """Returns the visits of each root action of the seat."""
+        players = self._players()
+        return {key // players: child.visits for key, child in self.root.children.items() if child.mover == self.seat}
+
+    def best_action(self) -> int:
+        """Returns the root action visited most (ties: the larger total, then the smaller id)."""
+        players = self._players()
+        visits = self.visits()
+        return max(visits, key=lambda a: (visits[a], self.root.children[a * players + self.seat].total, -a))
+
+    def after(self, action: int) -> Tree | None:
+        """Returns the subtree below the seat's own ``action`` if the seat decides again at once, else None.
+
+        Its kept determinizations are this tree's with ``action`` applied;
+        :meth:`fits` tells whether a later decision is the one it stands for.
+        """
+        child = self.root.children.get(action * self._players() + self.seat)
+        if child is None:
+            return None
+        worlds = []
+        for world, baseline in self.worlds:
+            state = world.clone()
+            state.apply_action(action)
+            if state.current_player() != self.seat:
+                return None
+            worlds.append((state, baseline))
+        subtree = Tree(self.seat, self.config, self.evaluate)
+        subtree.root = child
+        subtree.worlds = worlds
+        return subtree
+
+    def fits(self, decision: Decision) -> bool:
+        """Returns True if ``decision`` is the information set this tree's root stands for."""
+        if not self.worlds or decision.seat != self.seat:
+            return False
+        state = self.worlds[0][0]
+        return state.observation(self.seat) == decision.observation and state.legal_actions() == decision.legal_actions
+
+    def _players(self) -> int:
+        return self.worlds[0][0].game.num_players
+
+
+def search(
+    sample: Sampler,
+    seat: int,
+    rng: random.Random,
+    config: SearchConfig,
+    evaluate: Evaluator | None,
+    *,
+    tree: Tree | None = None,
+) -> tuple[SearchResult, Tree]:
+    """Searches from the decision of ``seat`` whose determinizations ``sample`` draws; returns the best action.
+
+    A ``tree`` kept from the seat's previous decision (see :meth:`Tree.after`)
+    is grown further: its visits count towards ``config.iterations``, though
+    at least a quarter of them are run afresh.
+    """
+    start = time.perf_counter()
+    deadline = None if config.seconds is None else start + config.seconds
+    if tree is None:
+        tree = Tree(seat, config, evaluate)
+    limit = config.iterations
+    if limit is not None and tree.root.visits:
+        limit = max(limit - tree.root.visits, (limit + 3) // 4)
+    done = tree.grow(sample, rng, limit, deadline)
+    result = SearchResult(tree.best_action(), done, time.perf_counter() - start, tree.visits())
+    return result, tree
+
+
+def believed(sample: Sampler, weigh: Callable[[State], float], tries: int) -> Sampler:
+    """Returns a sampler that draws up to ``tries`` samples and keeps one with probability ``weigh(sample)``.
+
+    ``weigh`` gives each sample a weight in [0, 1] in proportion to how
+    likely what the seat saw would be if that sample were the truth, so kept
+    samples follow the seat's belief rather than a uniform draw. If every
+    try is refused, the heaviest one is kept.
+    """
+
+    def draw(rng: random.Random) -> State:
+        best = sample(rng)
+        best_weight = weigh(best)
+        if rng.random() < best_weight:
+            return best
+        for _ in range(tries - 1):
+            state = sample(rng)
+            weight = weigh(state)
+            if rng.random() < weight:
+                return state
+            if weight > best_weight:
+                best, best_weight = state, weight
+        return best
+
+    return draw
+
+
+class ISMCTSAgent:
+    """Information-set MCTS over the seat's samples (see the module docstring)."""
+
+    needs_samples = True
+
+    def __init__(self, *, name: str = "ismcts", **settings: Any) -> None:
+        self.config = SearchConfig(**settings)
+        self.name = name
+        self.last: SearchResult | None = None
+        self._kept: Tree | None = None
+
+    def choose(self, decision: Decision) -> int:
+        """Returns the action the search visits most (the only one, at once, if there is one)."""
+        legal = decision.legal_actions
+        if len(legal) == 1:
+            self._kept = None
+            return legal[0]
+        sample: Sampler = decision.sample_state
+        weigh = heuristics.belief(decision.game_id, decision.observation)
+        if weigh is not None and self.config.belief_tries > 1:
+            sample = believed(sample, weigh, self.config.belief_tries)
+        kept = self._kept if self._kept is not None and self._kept.fits(decision) else None
+        self.last, tree = search(
+            sample, decision.seat, decision.rng, self.config, heuristics.evaluator(decision.game_id), tree=kept
+        )
+        self._kept = tree.after(self.last.action) if self.config.reuse else None
+        return self.last.action
