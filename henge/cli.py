@@ -249,7 +249,7 @@ def tournament_command(
     if workers < 1:
         raise click.BadParameter("use at least one worker", param_hint="--workers")
     console = _console()
-    console.width = max(console.width, 110)  # the table's columns do not wrap
+    console.width = max(console.width, 120)  # the table's columns do not wrap
     cycle = len(tournament.lineups(config.agents, config.players))
     if games % cycle:
         console.print(

@@ -103,12 +103,15 @@ class _Timed:
         self.cheats: bool = is_cheating(agent)
         self.decisions = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
         self.longest = 0.0
 
     def _timed(self, call: Callable[[], int]) -> int:
         start = time.perf_counter()
+        cpu = time.process_time()
         action = call()
         spent = time.perf_counter() - start
+        self.cpu_seconds += time.process_time() - cpu
         self.decisions += 1
         self.seconds += spent
         self.longest = max(self.longest, spent)
@@ -144,6 +147,7 @@ def play_game(task: _Task) -> dict[str, Any]:
         "length": len(record["actions"]),
         "decisions": [s.decisions for s in seats],
         "seconds": [s.seconds for s in seats],
+        "cpu_seconds": [s.cpu_seconds for s in seats],
         "longest": [s.longest for s in seats],
     }
 
@@ -276,7 +280,7 @@ def summarize(config: TournamentConfig, results: Sequence[dict[str, Any]]) -> li
         per_game: list[tuple[float, float]] = []
         total_return = 0.0
         decisions = 0
-        seconds = longest = 0.0
+        seconds = cpu_seconds = longest = 0.0
         for result in results:
             shares = win_shares(result["returns"])
             seats = [k for k, a in enumerate(result["lineup"]) if a == agent]
@@ -286,6 +290,7 @@ def summarize(config: TournamentConfig, results: Sequence[dict[str, Any]]) -> li
             total_return += sum(result["returns"][k] for k in seats)
             decisions += sum(result["decisions"][k] for k in seats)
             seconds += sum(result["seconds"][k] for k in seats)
+            cpu_seconds += sum(result["cpu_seconds"][k] for k in seats)
             longest = max([longest] + [result["longest"][k] for k in seats])
         seat_count = sum(s for _, s in per_game)
         wins = sum(w for w, _ in per_game)
@@ -303,6 +308,7 @@ def summarize(config: TournamentConfig, results: Sequence[dict[str, Any]]) -> li
                 "elo": ratings[agent],
                 "decisions": decisions,
                 "seconds_per_decision": seconds / decisions if decisions else 0.0,
+                "cpu_seconds_per_decision": cpu_seconds / decisions if decisions else 0.0,
                 "longest_decision": longest,
             }
         )
@@ -329,10 +335,12 @@ def table(data: dict[str, Any]) -> Table:
     title = f"{config['game_id']}, {config['players']} players, {len(data['games'])} games, seed {config['seed']}"
     caption = (
         f"win rate per seat (fair share {data['fair_share']:.3f}); 95% CI: percentile bootstrap over games; "
-        "mean score: mean return per seat; Elo: Bradley-Terry fit to every pair of seats"
+        "mean score: mean return per seat; Elo: Bradley-Terry fit to every pair of seats; "
+        "s/dec: mean wall-clock seconds per decision, cpu s/dec: processor seconds, max s: longest (wall-clock)"
     )
     out = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("agent", "games", "seats", "wins", "win rate", "95% CI", "mean score", "Elo", "s/dec", "max s"):
+    columns = ("agent", "games", "seats", "wins", "win rate", "95% CI", "mean score", "Elo")
+    for column in (*columns, "s/dec", "cpu s/dec", "max s"):
         out.add_column(column, justify="left" if column == "agent" else "right", no_wrap=True)
     for row in data["summary"]:
         out.add_row(
@@ -345,6 +353,7 @@ def table(data: dict[str, Any]) -> Table:
             f"{row['mean_return']:.3f}",
             f"{row['elo']:.0f}",
             f"{row['seconds_per_decision']:.4f}",
+            f"{row['cpu_seconds_per_decision']:.4f}",
             f"{row['longest_decision']:.3f}",
         )
     return out

@@ -151,6 +151,8 @@ class Tree:
         while iterations is None or done < iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
+            if iterations is not None and done % 16 == 15 and self._settled(iterations - done):
+                break
             if keep and len(self.worlds) >= keep:
                 world, baseline = self.worlds[self.turn % keep]
                 state = world.clone()
@@ -224,6 +226,11 @@ class Tree:
                 child.total += values[child.mover]
             done += 1
         return done
+
+    def _settled(self, remaining: int) -> bool:
+        """Returns True once the most visited root action cannot be overtaken in ``remaining`` iterations."""
+        counts = sorted((child.visits for child in self.root.children.values()), reverse=True)
+        return len(counts) > 1 and counts[0] - counts[1] > remaining
 
     def visits(self) -> dict[int, int]:
         """Returns the visits of each root action of the seat."""

@@ -40,6 +40,18 @@ def _race_odds(pos: list[float], end: int) -> list[float]:
     return [w / total for w in weights]
 
 
+def _finish_odds(pos: list[float], end: int) -> list[float]:
+    """Returns each druid's chance of arriving first, sharper as the leader nears the end.
+
+    A lead counts e-fold per ``0.8 * sqrt(spaces left + 1)`` spaces (at least
+    1.5): the fewer the turns left, the less a lead can still be undone.
+    """
+    t = max(1.5, 0.8 * math.sqrt(end - max(pos) + 1))
+    weights = [math.exp(p / t) for p in pos]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def _sign(card: int) -> int:
     return 1 if box.CARD_IS_DAY[card] else -1
 
@@ -198,8 +210,8 @@ _CARD_WORTH = 0.5
 def evaluate(state: State) -> list[float]:
     """Returns each seat's chance of winning, judged from the druids, the hands and the trilithon cards.
 
-    A druid's chance of arriving first grows e-fold every eighth of the track
-    it leads by. Its holder's cards that would push it forward (and the empty
+    A druid's chance of arriving first grows with its lead, the more so the
+    nearer the leader is to the end (:func:`_finish_odds`). Its holder's cards that would push it forward (and the empty
     places in the holder's hand, each a fresh draw) count part of a space
     each; cards laid but not yet resolved count in full. A seat wins with its
     own druid; a druid nobody holds counts for the seats whose own druids
@@ -225,7 +237,7 @@ def evaluate(state: State) -> list[float]:
         cards = [_CARD[t] for t in hand]
         forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
         effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, 4 - len(cards)))
-    odds = _race_odds(effective, end)
+    odds = _finish_odds(effective, end)
     values = [odds[c] for c in own]
     unheld = sum(odds[c] for c in range(5) if c not in own)
     furthest = max(pos[c] for c in own)

@@ -1,0 +1,341 @@
+"""Bots: fair by construction, legal over whole games, stronger than chance; tournaments and their figures."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+import henge
+from henge.agents import (
+    CheatingMCTSAgent,
+    Decision,
+    HeuristicAgent,
+    ISMCTSAgent,
+    agent_names,
+    canonical_state,
+    heuristics,
+    make_agent,
+    make_decision,
+)
+from henge.agents.ismcts import SearchConfig
+from henge.cli import main
+from henge.engine import State
+from henge.records import play, sample_chance
+from henge.tournament import (
+    TournamentConfig,
+    bootstrap_interval,
+    elo_ratings,
+    lineups,
+    pairwise_scores,
+    run,
+    summarize,
+    win_shares,
+)
+
+GAMES = henge.list_games()
+FAST_ISMCTS = "ismcts:iterations=40"
+
+
+def _bots(game_id: str) -> list[str]:
+    bots = ["random", FAST_ISMCTS]
+    if heuristics.has_heuristic(game_id):
+        bots.insert(1, "heuristic")
+    return bots
+
+
+def _decision_points(game_id: str, players: int, seed: int, every: int) -> list[State]:
+    """Returns states at every ``every``-th real decision (two or more legal actions) of a random game."""
+    game = henge.load(game_id, players)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    points = []
+    count = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            if count % every == 0:
+                points.append(state.clone())
+            count += 1
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    return points
+
+
+# --- fair by construction ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_G3_the_canonical_state_depends_only_on_what_the_seat_knows(game_id):
+    info = henge.game_class(game_id).info
+    for players in range(info.min_players, info.max_players + 1):
+        for state in _decision_points(game_id, players, seed=players, every=9):
+            seat = state.current_player()
+            twin = state.resample_from_infostate(seat, random.Random(99))
+            assert canonical_state(state, seat).to_json() == canonical_state(twin, seat).to_json()
+            assert canonical_state(state, seat).observation(seat) == state.observation(seat)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_G3_bots_decide_alike_in_states_that_differ_only_in_what_their_seat_cannot_see(game_id):
+    info = henge.game_class(game_id).info
+    players = min(max(4, info.min_players), info.max_players)
+    differed = 0
+    for bot in _bots(game_id):
+        for step, state in enumerate(_decision_points(game_id, players, seed=11, every=7)[:25]):
+            seat = state.current_player()
+            twin = state.resample_from_infostate(seat, random.Random(step))
+            differed += twin.to_json()["state"] != state.to_json()["state"]
+            choices = []
+            for real in (state, twin):
+                agent = make_agent(bot)
+                decision = make_decision(real, seat, random.Random(step), samples=agent.needs_samples)
+                choices.append(agent.choose(decision))
+            assert choices[0] == choices[1], f"{bot} decided differently at step {step}"
+    assert differed > 0, "the twins never differed: the test proved nothing"
+
+
+def test_a_decision_holds_no_state_and_a_sampler_only_for_bots_that_ask():
+    state = _decision_points("stonerush", 3, seed=1, every=5)[3]
+    seat = state.current_player()
+    plain = make_decision(state, seat, random.Random(1), samples=False)
+    assert not any(isinstance(v, State) for v in vars(plain).values())
+    with pytest.raises(RuntimeError, match="without a sampler"):
+        plain.sample_state()
+    sampled = make_decision(state, seat, random.Random(1), samples=True)
+    for k in range(5):
+        assert sampled.sample_state(random.Random(k)).observation(seat) == state.observation(seat)
+
+
+# --- legal over whole games ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_bot_plays_only_legal_actions_over_whole_games(game_id):
+    info = henge.game_class(game_id).info
+    bots = _bots(game_id)
+    for players in range(info.min_players, info.max_players + 1):
+        game = henge.load(game_id, players)
+        lineup = [make_agent(bots[k % len(bots)]) for k in range(players)]
+        record = play(game, lineup, seed=players)  # an illegal action would raise IllegalActionError
+        assert henge.replay(record)[-1].is_terminal()
+
+
+def test_mcts_cheat_plays_whole_games_with_the_real_state():
+    game = henge.load("stonerush", 3)
+    record = play(game, [make_agent("mcts-cheat:iterations=30", evaluation=True), "random", "heuristic"], seed=4)
+    assert henge.replay(record)[-1].is_terminal()
+    assert record["agents"][0] == "mcts-cheat:iterations=30"
+
+
+# --- the bots ------------------------------------------------------------------------------
+
+
+def test_only_fair_bots_are_offered_as_opponents():
+    assert agent_names() == ["random", "heuristic", "ismcts"]
+    assert "mcts-cheat" not in agent_names()
+    with pytest.raises(ValueError, match="only in evaluations"):
+        make_agent("mcts-cheat")
+    cheat = make_agent("mcts-cheat", evaluation=True)
+    assert isinstance(cheat, CheatingMCTSAgent) and cheat.cheats
+    with pytest.raises(RuntimeError, match="real state"):
+        cheat.choose(make_decision(_decision_points("stonerush", 3, 1, 5)[0], 0, random.Random(0), samples=False))
+
+
+def test_bot_settings_are_parsed_and_bad_ones_named():
+    agent = make_agent("ismcts:iterations=25:c=0.3:depth=none:seconds=0.5")
+    assert isinstance(agent, ISMCTSAgent)
+    assert agent.config == SearchConfig(iterations=25, seconds=0.5, exploration=0.3, rollout_depth=None)
+    assert agent.name == "ismcts:iterations=25:c=0.3:depth=none:seconds=0.5"
+    assert make_agent("ismcts").name == "ismcts"
+    with pytest.raises(ValueError, match="settings: iterations, seconds, c, depth"):
+        make_agent("ismcts:speed=9")
+    with pytest.raises(ValueError, match="must be a number"):
+        make_agent("ismcts:iterations=many")
+    with pytest.raises(ValueError, match="needs a budget"):
+        make_agent("ismcts:iterations=none")
+    with pytest.raises(ValueError, match="bots: random, heuristic, ismcts"):
+        make_agent("genius")
+
+
+def test_heuristic_names_the_games_that_have_one():
+    with pytest.raises(ValueError, match="games with one: stonerush"):
+        heuristics.module_for("no_such_game")
+    decision = Decision("no_such_game", 0, {}, [0, 1], ["a", "b"], random.Random(0))
+    with pytest.raises(ValueError, match="no heuristic player for 'no_such_game'"):
+        HeuristicAgent().choose(decision)
+
+
+def test_a_single_legal_action_is_played_at_once_without_sampling():
+    def refuse(rng: random.Random) -> State:
+        raise AssertionError("searched a forced move")
+
+    decision = Decision("stonerush", 0, {}, [130], ["done"], random.Random(0), refuse)
+    assert ISMCTSAgent().choose(decision) == 130
+    assert HeuristicAgent().choose(decision) == 130
+
+
+def test_ismcts_respects_a_time_budget():
+    state = _decision_points("stonerush", 4, seed=2, every=5)[2]
+    seat = state.current_player()
+    agent = ISMCTSAgent(iterations=None, seconds=0.05)
+    agent.choose(make_decision(state, seat, random.Random(0), samples=True))
+    assert agent.last is not None and agent.last.seconds < 0.5 and agent.last.iterations > 1
+
+
+def test_stonerush_heuristic_races_its_own_colour_and_pushes_back_a_rival():
+    game = henge.load("stonerush", 3)
+    state = game.new_initial_state()
+    for text in ["draw T-red", "draw T-blue", "draw T-green"]:
+        state.apply_text(text)
+    # Seat 0 (red) holds 5d (red day), 11n (red night), 8n (blue night), 13d (white day).
+    hands = [["5d", "11n", "8n", "13d"], ["1d", "2d", "3d", "4d"], ["7d", "9d", "10d", "12d"]]
+    for hand in hands:
+        for card in hand:
+            state.apply_text(f"draw {card}")
+    state.apply_text("start seat 0")
+    agent = HeuristicAgent()
+    decision = make_decision(state, 0, random.Random(0), samples=False)
+    assert state.action_to_string(agent.choose(decision)) == "play 5d"
+    state.apply_text("play 5d")
+    decision = make_decision(state, 0, random.Random(0), samples=False)
+    assert state.action_to_string(agent.choose(decision)) == "done"
+    state.apply_text("done")
+    decision = make_decision(state, 0, random.Random(0), samples=False)
+    assert state.action_to_string(agent.choose(decision)) in ("discard 11n", "discard 13d")
+
+
+def test_ismcts_beats_random_by_a_margin():
+    game = henge.load("stonerush", 3)
+    wins = 0.0
+    for seed in range(6):
+        seats = ["random", "random", "random"]
+        seats[seed % 3] = "ismcts:iterations=60"
+        record = play(game, seats, seed=seed)
+        wins += record["returns"][seed % 3]
+    assert wins >= 5  # chance alone wins 2 of 6
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+def test_lineups_give_every_agent_every_seat_equally_often():
+    for agents, players, count in [
+        (("a", "b"), 3, 6),
+        (("a", "b"), 4, 6),
+        (("a", "b"), 5, 20),
+        (("a", "b", "c"), 3, 6),
+        (("a", "b", "c"), 4, 36),
+        (("a", "b", "c"), 5, 90),
+        (("a", "b", "c", "d"), 3, 24),
+    ]:
+        table = lineups(agents, players)
+        assert len(table) == len(set(table)) == count
+        for seat in range(players):
+            seen = Counter(lineup[seat] for lineup in table)
+            assert set(seen.values()) == {count * players // len(agents) // players}, (agents, players, seat)
+        for lineup in table:
+            sizes = Counter(lineup)
+            assert max(sizes.values()) - min(sizes[a] for a in agents) <= 1
+
+
+def test_tournaments_are_reproducible_whatever_the_workers():
+    config = TournamentConfig("stonerush", 3, ("heuristic", "random"), games=12, seed=5)
+    one = run(config, workers=1)
+    two = run(config, workers=2)
+
+    def games(results):
+        return [{k: r[k] for k in ("index", "seed", "lineup", "returns", "length", "decisions")} for r in results]
+
+    assert games(one) == games(two)
+    assert [r["lineup"] for r in one[:6]] == [list(x) for x in lineups(config.agents, 3)]
+    assert len({r["seed"] for r in one[:6]}) == 1 and one[6]["seed"] != one[0]["seed"]
+    other = run(TournamentConfig("stonerush", 3, ("heuristic", "random"), games=6, seed=6), workers=1)
+    assert games(other) != games(one[:6])
+    rows = {row["agent"]: row for row in summarize(config, one)}
+    assert rows["heuristic"]["seats"] == rows["random"]["seats"] == 18
+    assert rows["heuristic"]["wins"] + rows["random"]["wins"] == 12
+    assert rows["heuristic"]["elo"] > rows["random"]["elo"]
+
+
+def test_tournament_command_prints_the_table_and_saves_json(tmp_path):
+    out = tmp_path / "results.json"
+    args = ["tournament", "stonerush", "-n", "3", "--agents", "heuristic,random", "--games", "6", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--seed", "2", "--out", str(out)], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert "heuristic" in result.output and "95% CI" in result.output and "Elo" in result.output
+    data = json.loads(out.read_text())
+    assert data["format"] == "henge-tournament" and len(data["games"]) == 6
+    assert {row["agent"] for row in data["summary"]} == {"heuristic", "random"}
+    bad = CliRunner().invoke(main, ["tournament", "stonerush", "--agents", "genius,random"], terminal_width=200)
+    assert bad.exit_code == 2 and "unknown bot 'genius'" in bad.output
+    partial = CliRunner().invoke(main, [*args[:-4], "--games", "4", "--workers", "1"], terminal_width=200)
+    assert partial.exit_code == 0 and "not a multiple" in partial.output
+
+
+# --- the figures ---------------------------------------------------------------------------
+
+
+def test_win_shares_split_a_shared_win():
+    assert win_shares([1.0, 0.0, 0.0]) == [1.0, 0.0, 0.0]
+    assert win_shares([0.5, 0.5, 0.0, 0.0]) == [0.5, 0.5, 0.0, 0.0]
+
+
+def test_pairwise_scores_compare_seats_of_different_agents():
+    results = [
+        {"lineup": ["a", "b", "b"], "returns": [1.0, 0.0, 0.0]},
+        {"lineup": ["a", "b", "c"], "returns": [0.5, 0.5, 0.0]},
+    ]
+    scores = pairwise_scores(results)
+    assert scores[("a", "b")] == (2.5, 3)
+    assert scores[("b", "a")] == (0.5, 3)
+    assert scores[("a", "c")] == (1.0, 1) and scores[("c", "a")] == (0.0, 1)
+    assert ("b", "b") not in scores
+
+
+def test_elo_ratings_match_known_odds():
+    # a beats b 3 times in 4: the odds are 3 to 1, so a leads by 400 * log10(3) = 190.8 points.
+    ratings = elo_ratings(["a", "b"], {("a", "b"): (3.0, 4.0), ("b", "a"): (1.0, 4.0)}, prior=0.0)
+    assert ratings["a"] - ratings["b"] == pytest.approx(400 * math.log10(3), abs=1e-6)
+    assert (ratings["a"] + ratings["b"]) / 2 == pytest.approx(1500)
+    # Strengths 9 : 3 : 1 fit these scores exactly.
+    scores = {
+        ("a", "b"): (7.5, 10.0),
+        ("b", "a"): (2.5, 10.0),
+        ("b", "c"): (7.5, 10.0),
+        ("c", "b"): (2.5, 10.0),
+        ("a", "c"): (9.0, 10.0),
+        ("c", "a"): (1.0, 10.0),
+    }
+    ratings = elo_ratings(["a", "b", "c"], scores, prior=0.0)
+    assert ratings["a"] - ratings["b"] == pytest.approx(190.85, abs=0.01)
+    assert ratings["b"] - ratings["c"] == pytest.approx(190.85, abs=0.01)
+    # The prior keeps an unbeaten agent finite.
+    unbeaten = elo_ratings(["a", "b"], {("a", "b"): (5.0, 5.0), ("b", "a"): (0.0, 5.0)})
+    assert math.isfinite(unbeaten["a"]) and unbeaten["a"] > unbeaten["b"]
+
+
+def test_bootstrap_interval_on_known_samples():
+    rng = random.Random(0)
+    assert bootstrap_interval([(1.0, 1.0)] * 50, rng) == (1.0, 1.0)
+    coin = [(float(k % 2), 1.0) for k in range(400)]
+    low, high = bootstrap_interval(coin, rng)
+    half_width = 1.96 * math.sqrt(0.25 / 400)  # the normal approximation: 0.049
+    assert low == pytest.approx(0.5 - half_width, abs=0.012)
+    assert high == pytest.approx(0.5 + half_width, abs=0.012)
+    # Two seats per game count as two trials: sum(wins) / sum(seats).
+    low, high = bootstrap_interval([(1.0, 2.0)] * 30, rng)
+    assert low == high == 0.5
+
+
+def test_play_against_the_heuristic_and_ismcts_in_the_terminal():
+    args = ["play", "stonerush", "-n", "3", "--bots", "heuristic,ismcts:iterations=20", "--seed", "1"]
+    result = CliRunner().invoke(main, args, input="1\n" * 3000, terminal_width=120)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "winner:" in result.output and "Traceback" not in result.output
