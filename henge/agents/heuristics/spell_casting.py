@@ -1,0 +1,426 @@
+"""Stonehenge Spell Casting: a rule-based player and a position evaluation.
+
+The player works on a small model of the board (the four rings as cells, the
+figures' stones) rebuilt from its observation, and scores a board by each
+seat's *progress*: a component is worth more the further in it stands (outer
+0, coloured 1, middle 2.2, inner 7), and a little more where a figure its
+owner may use (its own, the neutral or the gray figure) stands on its number,
+ready to pull it in. It wants its own progress up and the leading rival's
+down.
+
+* Its turn: it tries, on the model, every inside cup (action a: the disks
+  there move components of that section left or right, pushing others in or
+  out) and the outside cups together (action b: figures move onto its
+  components' numbers and pull them in), spending each disk greedily on the
+  use that gains most; it plays the best of these if it gains at least
+  ``_WORTH_ACTING``, and otherwise holds two disks (action c) from the cups
+  that would serve the next player best.
+* Each disk in hand goes on the use that gains most now; a displaced
+  component goes in if it is its own, out if it is a rival's (whichever the
+  model scores best).
+* Disks going back go where they help it most and its rivals least; its
+  private disks and held disks (which it will use itself) where they help it
+  most.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from henge.agents.base import Decision
+from henge.engine import State
+
+_RINGS = ("outer", "coloured", "middle")
+_CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
+_INNER = 90
+_CELLS = 150
+_RING_WORTH = (0.0, 1.0, 2.2, 7.0)
+"""Progress of a component by ring: outer, coloured, middle, inner."""
+_ALIGNED = 0.45
+"""Extra progress of a component off the inner ring standing on the number of a figure its owner may use."""
+_RIVAL = 0.7
+"""How much the leading rival's progress counts against ours."""
+_RIVALS_ALL = 0.15
+"""How much every rival's progress counts against ours."""
+_WORTH_ACTING = 0.25
+"""Below this model gain an action a or b is not worth it: hold two disks instead (action c)."""
+_DISTANCES = (1, 5, 20)
+_DIRECTIONS = ("left", "right", "out", "in", "in night", "in day")
+_CHAIN_DEPTH = 3
+
+
+def _stone(text: str) -> int:
+    number, side = text.split()
+    return 2 * (int(number) - 1) + (1 if side == "day" else 0)
+
+
+class _Board:
+    """The model: components by cell (seat or -1), figures' stones by name, the players' colours."""
+
+    __slots__ = ("cells", "figures", "n", "usable")
+
+    def __init__(self, obs: dict[str, Any]) -> None:
+        rings = obs["rings"]
+        self.cells: list[int] = [
+            -1 if s is None else s for name in ("outer", "coloured", "middle", "inner") for s in rings[name]
+        ]
+        self.figures: dict[str, int] = {k: _stone(v) for k, v in obs["figures"].items() if v is not None}
+        self.n: int = obs["players"]
+        colours = obs["colours"]
+        shared = (obs["neutral_colour"], "gray")
+        self.usable: list[tuple[str, ...]] = [(colours[s], *shared) for s in range(self.n)]
+
+    def copy(self) -> _Board:
+        new = object.__new__(_Board)
+        new.cells = self.cells[:]
+        new.figures = dict(self.figures)
+        new.n = self.n
+        new.usable = self.usable
+        return new
+
+    def progress(self) -> list[float]:
+        """Returns each seat's progress on this board."""
+        numbers: dict[str, int] = {name: stone // 2 for name, stone in self.figures.items()}
+        aligned = [{numbers[f] for f in self.usable[s] if f in numbers} for s in range(self.n)]
+        prog = [0.0] * self.n
+        cells = self.cells
+        for c in range(_INNER):
+            s = cells[c]
+            if s >= 0:
+                prog[s] += _RING_WORTH[c // 30] + (_ALIGNED if c % 30 in aligned[s] else 0.0)
+        for c in range(_INNER, _CELLS):
+            s = cells[c]
+            if s >= 0:
+                prog[s] += _RING_WORTH[3]
+        return prog
+
+    def score(self, seat: int) -> float:
+        """Returns how good the board is for ``seat``: its progress less the rivals'."""
+        prog = self.progress()
+        rivals = [p for s, p in enumerate(prog) if s != seat]
+        return prog[seat] - _RIVAL * max(rivals) - _RIVALS_ALL * sum(rivals)
+
+    # -- moves on the model ---------------------------------------------------
+
+    def shift(self, source: int, target: int, seat: int) -> None:
+        """Moves the component on ``source`` to ``target``; a displaced one goes where ``seat`` likes best."""
+        cells = self.cells
+        owner = cells[source]
+        cells[source] = -1
+        occupant = cells[target]
+        cells[target] = owner
+        if occupant >= 0 and target < _INNER:
+            self._settle(target, occupant, [target], seat, _CHAIN_DEPTH)
+
+    def _settle(self, at: int, owner: int, moved: list[int], seat: int, depth: int) -> None:
+        best: _Board | None = None
+        best_score = -math.inf
+        for direction in range(6):
+            target = _displace_target(at, direction)
+            if target < 0 or target in moved or (target >= _INNER and self.cells[target] >= 0):
+                continue
+            trial = self.copy()
+            trial.push(at, target, owner, moved, seat, depth)
+            value = trial.score(seat)
+            if value > best_score:
+                best, best_score = trial, value
+        if best is None:  # no way: slide clockwise to the first free space
+            c = _right(at)
+            while self.cells[c] >= 0:
+                c = _right(c)
+            self.cells[c] = owner
+            return
+        self.cells = best.cells
+
+    def push(self, at: int, target: int, owner: int, moved: list[int], seat: int, depth: int) -> None:
+        """One push of a chain: ``owner``'s component, pushed off ``at``, enters ``target``."""
+        occupant = self.cells[target]
+        self.cells[target] = owner
+        if occupant < 0:
+            return
+        if depth <= 0:  # far enough: let it slide to the nearest free space
+            c = _right(target)
+            while self.cells[c] >= 0:
+                c = _right(c)
+            self.cells[c] = occupant
+            return
+        self._settle(target, occupant, [*moved, target], seat, depth - 1)
+
+    def apply_use(self, text: str, seat: int) -> bool:
+        """Plays a use (``move``, ``figure``, ``pull``, ``push``) on the model; False if it is not one."""
+        words = text.split()
+        verb = words[0]
+        if verb == "move":
+            c = 30 * _RINGS.index(words[1]) + int(words[2]) - 1
+            self.shift(c, _right(c) if words[3] == "right" else _left(c), seat)
+        elif verb == "figure":
+            step = int(words[2]) * (1 if words[3] == "right" else -1)
+            self.figures[words[1]] = (self.figures[words[1]] + step) % 60
+        elif verb == "pull" and words[1] == "middle":
+            stone = 2 * (int(words[2]) - 1) + (1 if words[3] == "day" else 0)
+            self.shift(60 + int(words[2]) - 1, _INNER + stone, seat)
+        elif verb == "pull":
+            c = 30 * _RINGS.index(words[1]) + int(words[2]) - 1
+            self.shift(c, c + 30, seat)
+        elif verb == "push":
+            c = 30 * _RINGS.index(words[1]) + int(words[2]) - 1
+            self.shift(c, c - 30, seat)
+        else:
+            return False
+        return True
+
+    # -- the uses a disk allows (the rules, as a player knows them) ------------
+
+    def uses_a(self, section: int) -> list[str]:
+        """Returns the uses of a disk of the inside cup of ``section`` (0..2)."""
+        found = []
+        for ring in range(3):
+            for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
+                if self.cells[c] >= 0:
+                    found.append(f"move {_RINGS[ring]} {c % 30 + 1} left")
+                    found.append(f"move {_RINGS[ring]} {c % 30 + 1} right")
+        return found
+
+    def uses_b(self, seat: int, sections: list[int]) -> list[str]:
+        """Returns the uses of outside-cup disks for ``seat`` while ``sections`` (per section) are left."""
+        found = []
+        cells = self.cells
+        for figure in self.usable[seat]:
+            stone = self.figures.get(figure)
+            if stone is None or not sections[stone // 20]:
+                continue
+            for d in _DISTANCES:
+                found.append(f"figure {figure} {d} left")
+                found.append(f"figure {figure} {d} right")
+            m = stone // 2
+            if cells[m] >= 0:
+                found.append(f"pull outer {m + 1}")
+            if cells[30 + m] >= 0:
+                found.append(f"pull coloured {m + 1}")
+                found.append(f"push coloured {m + 1}")
+            if cells[60 + m] >= 0:
+                found.append(f"push middle {m + 1}")
+                if cells[_INNER + stone] < 0:
+                    found.append(f"pull middle {m + 1} {'day' if stone % 2 else 'night'}")
+        return found
+
+
+def _left(c: int) -> int:
+    return 30 * (c // 30) + (c - 1) % 30
+
+
+def _right(c: int) -> int:
+    return 30 * (c // 30) + (c + 1) % 30
+
+
+def _displace_target(at: int, direction: int) -> int:
+    ring = at // 30
+    if direction == 0:
+        return _left(at)
+    if direction == 1:
+        return _right(at)
+    if direction == 2:
+        return at - 30 if ring > 0 else -1
+    if direction == 3:
+        return at + 30 if ring < 2 else -1
+    if ring != 2:
+        return -1
+    return _INNER + 2 * (at - 60) + (1 if direction == 5 else 0)
+
+
+def _use_section(text: str, board: _Board) -> int:
+    """Returns the section (0..2) whose disk a use spends."""
+    words = text.split()
+    if words[0] == "figure":
+        return board.figures[words[1]] // 20
+    return (int(words[2]) - 1) // 10
+
+
+def _best_use(board: _Board, seat: int, uses: list[str]) -> tuple[float, str | None, _Board | None]:
+    """Returns the gain, the use and the board after it, for the use of ``uses`` that gains most."""
+    base = board.score(seat)
+    best: tuple[float, str | None, _Board | None] = (0.0, None, None)
+    for text in uses:
+        trial = board.copy()
+        trial.apply_use(text, seat)
+        gain = trial.score(seat) - base
+        if gain > best[0] + 1e-9:
+            best = (gain, text, trial)
+    return best
+
+
+def _plan(board: _Board, seat: int, cup: int, disks: int) -> float:
+    """Returns the gain of spending ``disks`` disks of inside cup ``cup`` greedily (action a)."""
+    total = 0.0
+    for _ in range(disks):
+        gain, _text, after = _best_use(board, seat, board.uses_a(cup))
+        if after is None:
+            break
+        total += gain
+        board = after
+    return total
+
+
+def _plan_b(board: _Board, seat: int, sections: list[int]) -> float:
+    """Returns the gain of spending outside-cup disks (``sections``: disks per section) greedily (action b)."""
+    sections = sections[:]
+    total = 0.0
+    while any(sections):
+        uses = board.uses_b(seat, sections)
+        gain, text, after = _best_use(board, seat, uses)
+        if after is None or text is None:
+            break
+        sections[_use_section(text, board)] -= 1
+        total += gain
+        board = after
+    return total
+
+
+def _cup_disks(obs: dict[str, Any], seat: int) -> list[int]:
+    """Returns the disks ``seat`` could take from each cup: energy disks and its own private ones."""
+    return [obs["cups"][c]["energy"] + obs["cups"][c]["private"][seat] for c in _CUPS]
+
+
+def _single_gain(board: _Board, seat: int, cup: int) -> float:
+    """Returns what one more disk in ``cup`` would let ``seat`` gain at once."""
+    if cup < 3:
+        return _best_use(board, seat, board.uses_a(cup))[0]
+    sections = [0, 0, 0]
+    sections[cup - 3] = 1
+    return _best_use(board, seat, board.uses_b(seat, sections))[0]
+
+
+def _options(decision: Decision) -> dict[str, int]:
+    return dict(zip(decision.legal_texts, decision.legal_actions, strict=True))
+
+
+def choose(decision: Decision) -> int:
+    """Returns the rule-based player's action."""
+    obs = decision.observation
+    options = _options(decision)
+    phase = obs["phase"]
+    seat = decision.seat
+    board = _Board(obs)
+    if phase == "take":
+        return _choose_take(obs, options, board, seat)
+    if phase == "use":
+        uses = [t for t in options if t != "done"]
+        _gain, text, _after = _best_use(board, seat, uses)
+        return options[text if text is not None else "done"]
+    if phase == "displace":
+        return _choose_displace(obs, options, board, seat)
+    # place a disk: held disks back and the private disk are ours to use; others go where rivals gain least
+    mine_only = phase in ("return held disks", "place private disk") or (
+        phase == "replace disks" and obs["hand"] and obs["hand"][0].startswith("mine")
+    )
+    nxt = (obs["turn_player"] + 1) % obs["players"]
+    best_text = None
+    best_value = -math.inf
+    for text in options:
+        cup = _CUPS.index(text.split()[1])
+        value = _single_gain(board, seat, cup)
+        if not mine_only and seat != nxt:
+            value -= 1.2 * _single_gain(board, nxt, cup)
+        value += 0.01 * (cup < 3)  # ties: inside cups, which move components
+        if value > best_value:
+            best_text, best_value = text, value
+    assert best_text is not None
+    return options[best_text]
+
+
+def _choose_take(obs: dict[str, Any], options: dict[str, int], board: _Board, seat: int) -> int:
+    action = obs["action"]
+    if action in ("a", "b"):  # take every disk the action may use, then done
+        takes = [t for t in options if t.startswith("take")]
+        return options[takes[0]] if takes else options["done"]
+    nxt = (seat + 1) % obs["players"]
+    if action == "c":
+        return options[_hold_cup(options, board, nxt)]
+    disks = _cup_disks(obs, seat)
+    plans: list[tuple[float, str]] = []
+    for cup in range(3):
+        if disks[cup]:
+            plans.append((_plan(board.copy(), seat, cup, disks[cup]), _CUPS[cup]))
+    outside = disks[3:]
+    if any(outside):
+        first = next(c for c in range(3, 6) if disks[c])
+        plans.append((_plan_b(board.copy(), seat, outside), _CUPS[first]))
+    if plans:
+        gain, cup_name = max(plans)
+        if gain >= _WORTH_ACTING:
+            for text in (f"take {cup_name}", f"take mine {cup_name}"):
+                if text in options:
+                    return options[text]
+    holds = [t for t in options if t.startswith("hold")]
+    if holds:
+        return options[_hold_cup(options, board, nxt)]
+    takes = [t for t in options if t.startswith("take")]
+    return options[takes[0] if takes else next(iter(options))]
+
+
+def _hold_cup(options: dict[str, int], board: _Board, rival: int) -> str:
+    """Returns the ``hold X`` text whose disk the next player would use best."""
+    holds = [t for t in options if t.startswith("hold")]
+    return max(holds, key=lambda t: (_single_gain(board, rival, _CUPS.index(t.split()[1])), t))
+
+
+def _choose_displace(obs: dict[str, Any], options: dict[str, int], board: _Board, seat: int) -> int:
+    chain = obs["chain"]
+    words = chain["from"].split()
+    at = 30 * _RINGS.index(words[0]) + int(words[1]) - 1
+    owner = chain["component"]
+    moved = [30 * _RINGS.index(w.split()[0]) + int(w.split()[1]) - 1 for w in chain["moved"]]
+    best_text = None
+    best_value = -math.inf
+    for text, _action in sorted(options.items(), key=lambda item: item[1]):
+        direction = _DIRECTIONS.index(text[len("displace ") :])
+        trial = board.copy()
+        trial.push(at, _displace_target(at, direction), owner, moved, seat, _CHAIN_DEPTH)
+        value = trial.score(seat)
+        if value > best_value + 1e-9:
+            best_text, best_value = text, value
+    assert best_text is not None
+    return options[best_text]
+
+
+_TEMPERATURE = 2.5
+"""Progress points per e-fold of the odds of winning."""
+_HAND_WORTH = 0.3
+"""Progress an unused disk in the mover's hand is worth."""
+_HELD_WORTH = 0.25
+"""Progress a disk held off the board (action c) is worth to its holder."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns each seat's chance of winning, from the components' progress.
+
+    Each seat's progress (see the module notes) counts only its components
+    closest to the inner ring, as many as it still needs; unused disks in the
+    mover's hand and disks held off the board add a little. The chances are
+    a softmax of the progress, growing e-fold every ``_TEMPERATURE`` points.
+    """
+    if state.is_terminal():
+        return list(state.returns())
+    obs = state.observation(0)
+    n = obs["players"]
+    target = obs["target"]
+    board = _Board(obs)
+    numbers = {name: stone // 2 for name, stone in board.figures.items()}
+    cells = board.cells
+    values: list[list[float]] = [[] for _ in range(n)]
+    inner = obs["inner_counts"]
+    for s in range(n):
+        aligned = {numbers[f] for f in board.usable[s] if f in numbers}
+        own = [_RING_WORTH[c // 30] + (_ALIGNED if c % 30 in aligned else 0.0) for c in range(_INNER) if cells[c] == s]
+        own.sort(reverse=True)
+        values[s] = own[: max(0, target - inner[s])]
+    prog = [inner[s] * _RING_WORTH[3] + sum(values[s]) for s in range(n)]
+    mover = obs["turn_player"]
+    prog[mover] += _HAND_WORTH * sum(obs["uses_left"])
+    for s in range(n):
+        prog[s] += _HELD_WORTH * obs["held"][s]
+    top = max(prog)
+    weights = [math.exp((p - top) / _TEMPERATURE) for p in prog]
+    total = sum(weights)
+    return [w / total for w in weights]
