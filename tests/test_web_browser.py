@@ -7,6 +7,7 @@ middle of a game both resume it. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -21,6 +22,8 @@ from typing import Any
 import pytest
 
 import henge
+from henge.agents import heuristics
+from henge.agents.base import Decision
 from henge.server.store import Store
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -127,16 +130,39 @@ def _settled(page: Any) -> str:
     return str(page.evaluate("document.body.dataset.status"))
 
 
-def _play(page: Any, rng: random.Random, *, clicks: int | None = None) -> int:
-    """Clicks random legal actions (cards, spaces or buttons) until the end or ``clicks``."""
+def _sensible_choice(page: Any, rng: random.Random, game_id: str) -> str:
+    """Returns the text of the action the game's rule-based player would pick from this page's view."""
+    view = page.evaluate("Henge.lastView")
+    legal = view["legal"]
+    decision = Decision(
+        game_id=game_id,
+        seat=view["seat"],
+        observation=view["observation"],
+        legal_actions=[a["id"] for a in legal],
+        legal_texts=[a["text"] for a in legal],
+        rng=rng,
+    )
+    return decision.text(heuristics.chooser(game_id)(decision))
+
+
+def _play(page: Any, rng: random.Random, *, clicks: int | None = None, game_id: str | None = None) -> int:
+    """Clicks legal actions (cards, spaces or buttons) until the end or ``clicks``: at random, or
+    as the game's rule-based player would where ``game_id`` has one (long games end sooner)."""
     done = 0
+    sensible = game_id is not None and heuristics.has_heuristic(game_id)
     while clicks is None or done < clicks:
         if _settled(page) == "over":
             break
         actions = page.locator("[data-action]")
         count = actions.count()
         assert count > 0, "it is my turn but nothing is clickable"
-        actions.nth(rng.randrange(count)).click(force=True)
+        if sensible:
+            text = _sensible_choice(page, rng, str(game_id))
+            target = page.locator(f"[data-action={json.dumps(text)}]")
+            assert target.count() > 0, f"the legal action {text!r} is not clickable"
+            target.first.click(force=True)
+        else:
+            actions.nth(rng.randrange(count)).click(force=True)
         done += 1
     return done
 
@@ -152,6 +178,8 @@ def _log(page: Any) -> list[str]:
 def _play_against_bots(page: Any, server: Server, game_id: str) -> str:
     page.goto(server.url)
     page.select_option("#quick-game", game_id)
+    if heuristics.has_heuristic(game_id):
+        page.select_option("#quick-bot", "heuristic")
     page.click("#play-bots")
     page.wait_for_url(re.compile(r"/tables/\w+#seat=0&token="))
     return str(page.url.split("/tables/")[1].split("#")[0])
@@ -172,7 +200,7 @@ def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
     _play(page, rng, clicks=12)
     _settled(page)
     _shot(page, f"{game_id}-table")
-    _play(page, rng)
+    _play(page, rng, game_id=game_id)
     verdict = page.locator("#verdict").inner_text()
     assert re.fullmatch(r"You win!|You share the win\.|You lose: .*", verdict), verdict
     assert page.locator("#result").is_visible()

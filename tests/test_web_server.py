@@ -24,6 +24,8 @@ from web_support import (
 )
 
 import henge
+from henge.agents import heuristics
+from henge.agents.base import Decision
 from henge.server.store import Store
 
 GAMES = henge.list_games()
@@ -245,7 +247,11 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
     people = min(2, players)
     rng = random.Random(5)
     with running(database(tmp_path / "h.db")) as client:
-        seats = [{"kind": "person"}] * people + [{"kind": "bot", "bot": "random"}] * (players - people)
+        # Sensible play where the game has a rule-based player: random play of long games runs to
+        # thousands of actions.
+        sensible = heuristics.has_heuristic(game_id)
+        bot = "heuristic" if sensible else "random"
+        seats = [{"kind": "person"}] * people + [{"kind": "bot", "bot": bot}] * (players - people)
         created = create(client, game=game_id, players=players, seats=seats, sit=None)
         tokens = dict(credentials(link["url"]) for link in created["links"])
         table_id = created["id"]
@@ -267,7 +273,19 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
                     view = me.until_turn_or_end()
                     if view["over"]:
                         break
-                    answer = me.act(rng.choice(view["legal"])["text"])
+                    legal = view["legal"]
+                    choice = rng.choice(legal)["id"]
+                    if sensible:
+                        decision = Decision(
+                            game_id=game_id,
+                            seat=mover,
+                            observation=view["observation"],
+                            legal_actions=[a["id"] for a in legal],
+                            legal_texts=[a["text"] for a in legal],
+                            rng=rng,
+                        )
+                        choice = heuristics.chooser(game_id)(decision)
+                    answer = me.act(choice)
                     assert answer["type"] == "ack", answer
                 else:
                     time.sleep(0.002)

@@ -89,6 +89,7 @@
 
   function render(view) {
     last = view;
+    Henge.lastView = view; // this seat's own view, for the page's tests and for debugging
     const obs = view.observation;
     const seat = view.seat;
     const info = view.table;
