@@ -280,12 +280,12 @@
     },
 
     secrets(obs, _spectator) {
-      const { el, cards } = Henge;
+      const { el } = Henge;
       const down = ["fightin", "drinkin", "stealin"]
         .map((e) => [e, obs.events[e].face_down[obs.seat]])
         .filter(([, c]) => c && c !== "hidden")
         .map(([e, c]) => `${e}: ${c}`);
-      return el("div", {}, "hand: ", cards(obs.hand || []), down.length ? ` face down: ${down.join(", ")}` : "");
+      return el("div", {}, down.length ? `face down: ${down.join(", ")}` : "nothing face down");
     },
   });
 })();
