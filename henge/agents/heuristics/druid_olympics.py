@@ -1,0 +1,602 @@
+"""Druid Olympics: a rule-based player and a position evaluation.
+
+The player races: it moves with the card that brings its runner furthest
+along (measured in the turns still needed to reach the altar, so a turn lost
+on a block counts against a move), pays extra cards on the coloured ring when
+they carry it past the bars in its way, enters the horseshoe at the end with
+fewer blocks, and in the horseshoe plays the fewest cards that reach the most
+stones, keeping its high cards. In the blocking round it blocks the runners
+most likely to win: a bar or disk just ahead of them (its own never stop
+itself, so it may lie ahead of it too), a trilithon only where it lies behind
+its own runner, a bluestone trilithon only against a rival about to win. It
+never pays a block with the card it means to move with.
+
+It knows the course as a player does (``_Course`` below) and reads only its
+observation; the evaluation reads states through ``State.to_json``.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+from henge import box
+from henge.agents.base import Decision
+from henge.engine import State
+
+# --- the course, as a player knows it --------------------------------------------------
+# Space ids: coloured n -> n-1, numbered n -> 29+n, inner stone i -> 60+i, bluestone k -> 119+k.
+# A runner's progress uses the same ids up to 119; 120..129 are the horseshoe stones from its
+# end, 130 the altar. A cover list holds, per space, -1, the seat owning a bar/disk, or 5+colour.
+
+NUMBERED, INNER, BLUESTONE, HORSESHOE, ALTAR, SPACES = 30, 60, 119, 120, 130, 139
+EMPTY, TRILITHON = -1, 5
+_NEED_END = -1
+_TRI_CARD = box.TRILITHON_CARD_BASE
+_NUMBER = box.CARD_NUMBER
+_COLOUR = box.CARD_COLOUR
+_CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
+_PATHS = {end: box.bluestone_path(end) for end in box.BLUESTONE_ENDS}
+_COLOURS = box.PLAYER_COLOURS
+
+
+def _space_text(space: int) -> str:
+    if space < NUMBERED:
+        return f"coloured {space + 1}"
+    if space < INNER:
+        return f"numbered {space - 29}"
+    if space < HORSESHOE:
+        return f"inner {box.inner_text(space - INNER)}"
+    return f"bluestone {space - BLUESTONE}"
+
+
+_SPACE = {_space_text(s): s for s in range(SPACES)}
+
+
+def _progress(text: str, end: int | None) -> int:
+    """Returns the progress of a runner standing on ``text`` who entered the horseshoe at ``end``."""
+    if text == "altar":
+        return ALTAR
+    space = _SPACE[text]
+    if space < HORSESHOE:
+        return space
+    assert end
+    return HORSESHOE + _PATHS[end].index(space - BLUESTONE)
+
+
+def _target_spaces(text: str) -> tuple[str, tuple[int, ...]]:
+    """Returns the piece (``bar``, ``disk``, ``trilithon <colour>``) and the spaces of a block place."""
+    words = text.split(" on ")
+    piece, place = words[0], words[1]
+    if not piece.startswith("trilithon"):
+        return piece, (_SPACE[place],)
+    if place.startswith("numbered"):
+        n = int(place.split()[1])
+        return piece, (n - 1, 29 + n)
+    if place.startswith("inner"):
+        first = _SPACE[place]
+        return piece, tuple(range(first, first + 4))
+    low, high = place.split()[1].split("-")
+    return piece, tuple(range(BLUESTONE + int(low), BLUESTONE + int(high) + 1))
+
+
+def _cover(obs: dict[str, Any]) -> list[int]:
+    cover = [EMPTY] * SPACES
+    for block in obs["blocks"]:
+        piece = block["piece"]
+        code = block["owner"] if block["owner"] is not None else TRILITHON + _COLOURS.index(piece.split()[1])
+        cover[_SPACE[block["space"]]] = code
+    return cover
+
+
+def _extra(code: int, seat: int) -> int:
+    if code == EMPTY or code == seat:
+        return 0
+    return 2 if code >= TRILITHON else 1
+
+
+def _lost(code: int, in_horseshoe: bool, seat: int) -> int:
+    if code == EMPTY or code == seat:
+        return 0
+    if code >= TRILITHON:
+        return 0 if in_horseshoe else 2
+    return 1
+
+
+def _coloured_way(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, list[int]]:
+    space = box.next_coloured_space(start + 1, colour)
+    destination = NUMBERED if space is None else space - 1
+    return destination, [s for s in range(start + 1, min(destination, NUMBERED)) if _extra(cover[s], seat)]
+
+
+def _coloured_move(cover: list[int], seat: int, start: int, colour: int, paid: int) -> int:
+    destination, way = _coloured_way(cover, seat, start, colour)
+    for space in way:
+        cost = _extra(cover[space], seat)
+        if paid < cost:
+            return space
+        paid -= cost
+    return destination
+
+
+def _entry_cost(cover: list[int], end: int) -> int:
+    return 3 if cover[BLUESTONE + _PATHS[end][0]] >= TRILITHON else 1
+
+
+def _ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> int:
+    """Where ``steps`` steps from ``start`` (coloured 30 or beyond) end; _NEED_END if an end must be chosen."""
+    position, left = start, steps
+    exempt = cover[start] if cover[start] >= TRILITHON else EMPTY
+    while left > 0:
+        ahead = position + 1
+        if ahead == HORSESHOE:
+            if not end:
+                return _NEED_END
+            return HORSESHOE if left >= _entry_cost(cover, end) else position
+        code = cover[ahead]
+        if code != EMPTY and code == exempt:
+            position, left = ahead, left - 1
+            continue
+        exempt = EMPTY
+        extra = _extra(code, seat)
+        if not extra:
+            position, left = ahead, left - 1
+            continue
+        span = 1
+        while code >= TRILITHON and ahead + span < HORSESHOE and cover[ahead + span] == code:
+            span += 1
+        beyond = ahead + span
+        beyond_cost = 1
+        if beyond == HORSESHOE:
+            if not end:
+                return _NEED_END if left >= span + extra + 1 else ahead
+            beyond_cost = _entry_cost(cover, end)
+        if left < span + extra + beyond_cost:
+            return ahead
+        position, left = beyond - 1, left - span - extra
+    return position
+
+
+def _stone(end: int, progress: int) -> int:
+    return BLUESTONE + _PATHS[end][progress - HORSESHOE]
+
+
+def _stone_cost(cover: list[int], end: int, progress: int) -> int:
+    if progress == ALTAR:
+        return 1
+    return 3 if cover[_stone(end, progress)] >= TRILITHON else 1
+
+
+def _horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: int) -> int:
+    position = start
+    while points > 0 and position < ALTAR:
+        cost = _stone_cost(cover, end, position + 1)
+        if points < cost:
+            break
+        points -= cost
+        position += 1
+        if position == ALTAR:
+            break
+        if _extra(cover[_stone(end, position)], seat) == 1:
+            if points < 1 + _stone_cost(cover, end, position + 1):
+                break
+            points -= 1
+    return position
+
+
+def _path_cost(cover: list[int], seat: int, end: int, start: int = HORSESHOE) -> int:
+    """Returns the points needed to walk the horseshoe from ``start`` (before entering: the first stone)."""
+    first = max(start, HORSESHOE - 1) + 1
+    total = 0
+    for progress in range(first, ALTAR + 1):
+        total += _stone_cost(cover, end, progress)
+        if progress < ALTAR and _extra(cover[_stone(end, progress)], seat) == 1:
+            total += 1
+    return total
+
+
+# --- how many moves a runner still needs ---------------------------------------------------
+
+_CLEAR_BLUESTONES = [EMPTY] * (SPACES - HORSESHOE)
+_COLOURED_PER_MOVE = 4.5
+"""Coloured spaces a move gains on average with the best of three cards."""
+_STEPS_PER_MOVE = 21.0
+"""Ring steps a move gains on average with the best of three cards."""
+_POINTS_PER_MOVE = 4.3
+"""Horseshoe points a hand of three cards (about 46 in all) brings on average."""
+_MEAN_CARD = 15.5
+
+
+def _moves_left(progress: int, points_ahead: float, hand: list[int] | None) -> float:
+    """Returns the moves a runner at ``progress`` still needs, ``points_ahead`` the horseshoe points left.
+
+    The hand, if known, refines the next move: its best card on the rings,
+    its sum in the horseshoe (missing cards count as average draws).
+    """
+    if progress >= ALTAR:
+        return 0.0
+    numbers = [_NUMBER[c] for c in hand if c < _TRI_CARD] if hand is not None else []
+    if progress >= HORSESHOE:
+        if hand is None:
+            return max(points_ahead, 1.0) / _POINTS_PER_MOVE
+        total = sum(numbers) + _MEAN_CARD * (3 - len(hand))
+        now = total // 10
+        if now >= points_ahead:
+            return 1.0 - 0.1 * min(now - points_ahead, 3) / 3
+        return 1.0 + (points_ahead - now) / _POINTS_PER_MOVE
+    moves = 0.0
+    ring = max(progress, NUMBERED - 1)
+    if progress < NUMBERED - 1:
+        moves += (NUMBERED - 1 - progress) / _COLOURED_PER_MOVE
+    steps = HORSESHOE - ring
+    if progress >= NUMBERED - 1 and numbers:
+        best = min(max(numbers), steps)
+        moves += 1.0 + (steps - best) / _STEPS_PER_MOVE
+    else:
+        moves += steps / _STEPS_PER_MOVE
+    return moves + 0.3 + points_ahead / _POINTS_PER_MOVE
+
+
+def _points_ahead(cover: list[int], seat: int, progress: int, end: int | None) -> float:
+    if cover[HORSESHOE:] == _CLEAR_BLUESTONES:
+        return float(ALTAR - max(progress, HORSESHOE))
+    if progress >= HORSESHOE and end:
+        return float(_path_cost(cover, seat, end, progress))
+    return float(min(_path_cost(cover, seat, e) for e in box.BLUESTONE_ENDS))
+
+
+_TEMPERATURE = 0.9
+"""Turns of lead that make a runner e times likelier to win."""
+
+
+def _odds(times: list[float]) -> list[float]:
+    low = min(times)
+    weights = [math.exp(-(t - low) / _TEMPERATURE) for t in times]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+# --- the evaluation ------------------------------------------------------------------------------
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns each seat's chance of winning, from the turns each runner still needs.
+
+    A runner's turns are the moves it still needs (coloured spaces, ring steps
+    and horseshoe points at an average pace, the next move from its actual
+    hand, the horseshoe along its cheaper end with the blocks on it), plus the
+    turns it owes, plus one if it has already moved this turn (or is skipping
+    or drained). The chances are a softmax of the turns: a turn of lead makes
+    a runner about three times likelier to win.
+    """
+    if state.is_terminal():
+        return list(state.returns())
+    data = state.to_json()["state"]
+    n = len(data["runners"])
+    cover = [EMPTY] * SPACES
+    for seat, where in enumerate(data["bars"]):
+        if where is not None:
+            cover[_SPACE[where]] = seat
+    for seat, where in enumerate(data["disks"]):
+        if where is not None:
+            cover[_SPACE[where]] = seat
+    for colour, place in enumerate(data["trilithons"]):
+        if place is not None:
+            for space in _target_spaces(place)[1]:
+                cover[space] = TRILITHON + colour
+    phase = data["phase"]
+    first = max(data["first"], 0)
+    current = data["player"]
+    times = []
+    for seat in range(n):
+        end = data["ends"][seat]
+        progress = _progress(data["runners"][seat], end)
+        hand = [_CARD[t] for t in data["hands"][seat]]
+        if seat == current and phase in ("move", "pay", "enter"):
+            hand = hand + [_CARD[t] for t in data["table"]]
+        moves = _moves_left(progress, _points_ahead(cover, seat, progress, end), hand)
+        order = (seat - first) % n
+        moved = phase in ("move", "pay", "enter") and order < (current - first) % n
+        moved = moved or phase == "draw" or data["skipping"][seat] or data["drained"][seat]
+        times.append(moves + data["lost_turns"][seat] + (1.0 if moved else 0.0) + 0.05 * order)
+    return _odds(times)
+
+
+# --- the rule-based player ---------------------------------------------------------------------
+
+
+class _View:
+    """What the player reads from its observation, in course terms."""
+
+    def __init__(self, obs: dict[str, Any]) -> None:
+        self.obs = obs
+        self.seat: int = obs["seat"]
+        self.cover = _cover(obs)
+        self.ends = [int(r["entered_at"].split()[1]) if r["entered_at"] else None for r in obs["runners"]]
+        self.progress = [r["progress"] for r in obs["runners"]]
+        self.hand = [_CARD[t] for t in obs["hand"]]
+        self.table = [_CARD[t] for t in obs["table"]]
+
+    def moves_left(self, seat: int, progress: int, hand: list[int] | None, cover: list[int] | None = None) -> float:
+        cover = self.cover if cover is None else cover
+        return _moves_left(progress, _points_ahead(cover, seat, progress, self.ends[seat]), hand)
+
+    def chances(self) -> list[float]:
+        times = []
+        for r in self.obs["runners"]:
+            seat = r["seat"]
+            hand = self.hand if seat == self.seat else None
+            times.append(self.moves_left(seat, r["progress"], hand) + r["lost_turns"] + (1 if r["skipping"] else 0))
+        return _odds(times)
+
+
+def _actions(decision: Decision) -> dict[str, int]:
+    return dict(zip(decision.legal_texts, decision.legal_actions, strict=True))
+
+
+def choose(decision: Decision) -> int:
+    """Returns the rule-based player's action."""
+    obs = decision.observation
+    view = _View(obs)
+    phase = obs["phase"]
+    actions = _actions(decision)
+    if phase == "block":
+        text = _choose_block(view, actions)
+    elif phase == "block cards":
+        text = _choose_payment(view, actions)
+    elif phase == "move":
+        text = _choose_move(view, actions)
+    elif phase == "pay":
+        text = _choose_pay(view, actions)
+    else:
+        text = _choose_end(view, actions)
+    return actions[text]
+
+
+# Moving.
+
+
+def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
+    """Returns the progress after moving with ``card`` on the rings (paying ``paid`` extra cards), and turns lost."""
+    seat, cover = view.seat, view.cover
+    start = view.progress[seat]
+    if start < NUMBERED - 1:
+        after = _coloured_move(cover, seat, start, _COLOUR[card], paid)
+    else:
+        end = view.ends[seat] or _best_end(view)
+        after = _ring_walk(cover, seat, start, _NUMBER[card], end)
+    if after == start:
+        return after, 0
+    return after, _lost(cover[after], False, seat) if after < HORSESHOE else 0
+
+
+def _move_score(view: _View, card: int, paid: int = 0) -> float:
+    seat = view.seat
+    after, lost = _after_move(view, card, paid)
+    return view.moves_left(seat, view.progress[seat], None) - view.moves_left(seat, after, None) - lost
+
+
+def _payable(view: _View, card: int) -> int:
+    """Returns how many extra cards of ``card``'s colour the hand can pay besides it."""
+    return sum(1 for c in view.hand if c != card and c < _TRI_CARD and _COLOUR[c] == _COLOUR[card])
+
+
+def _best_ring_move(view: _View, hand: list[int]) -> tuple[float, int | None]:
+    """Returns the best move's score and card (None: staying put is best)."""
+    best: tuple[float, int | None] = (0.0, None)
+    for card in sorted(c for c in hand if c < _TRI_CARD):
+        paid_max = _payable(view, card) if view.progress[view.seat] < NUMBERED - 1 else 0
+        score = max(_move_score(view, card, paid) for paid in range(paid_max + 1))
+        if score > best[0] + 1e-9:
+            best = (score, card)
+    return best
+
+
+def _horseshoe_play(view: _View) -> list[int]:
+    """Returns the cards to add to the table: those that reach the most stones, keeping the high cards.
+
+    A card kept is worth its number less an average fresh draw, so low cards
+    that bring nothing are played anyway, to draw better ones.
+    """
+    seat = view.seat
+    end = view.ends[seat]
+    assert end
+    start = view.progress[seat]
+    numbers = [c for c in view.hand if c < _TRI_CARD]
+    laid = sum(_NUMBER[c] for c in view.table)
+    best_key: tuple[int, float, int] | None = None
+    best: list[int] = []
+    for size in range(len(numbers) + 1):
+        for subset in combinations(numbers, size):
+            total = laid + sum(_NUMBER[c] for c in subset)
+            reach = _horseshoe_walk(view.cover, seat, end, start, total // 10)
+            kept = sum(_NUMBER[c] - _MEAN_CARD for c in numbers if c not in subset)
+            key = (reach, kept, -size)
+            if best_key is None or key > best_key:
+                best_key, best = key, list(subset)
+    return best
+
+
+def _choose_move(view: _View, actions: dict[str, int]) -> str:
+    seat = view.seat
+    stay = "done" if "done" in actions else "pass"
+    if view.progress[seat] >= HORSESHOE:
+        play = _horseshoe_play(view)
+        return f"move {box.CARD_TEXT[play[0]]}" if play else stay
+    _, card = _best_ring_move(view, view.hand)
+    return stay if card is None else f"move {box.CARD_TEXT[card]}"
+
+
+def _choose_pay(view: _View, actions: dict[str, int]) -> str:
+    card = view.table[0]
+    paid = len(view.table) - 1
+    payable = [t for t in actions if t.startswith("pay ")]
+    best = max(range(paid, paid + len(payable) + 1), key=lambda k: (_move_score(view, card, k), -k))
+    return payable[0] if best > paid and payable else "done"
+
+
+def _best_end(view: _View) -> int:
+    return min(box.BLUESTONE_ENDS, key=lambda e: (_path_cost(view.cover, view.seat, e), e))
+
+
+def _choose_end(view: _View, actions: dict[str, int]) -> str:
+    return f"enter stone {_best_end(view)}"
+
+
+# Blocking.
+
+_BLOCK_THRESHOLD = 0.06
+"""A block must be worth this much (in rivals' winning chances delayed, in turns) to be worth its cards."""
+
+
+def _delay(view: _View, seat: int, piece: str, spaces: tuple[int, ...]) -> float:
+    """Returns about how many turns a block on ``spaces`` costs the runner of ``seat``."""
+    if seat == view.seat and not piece.startswith("trilithon"):
+        return 0.0
+    at = view.progress[seat]
+    trilithon = piece.startswith("trilithon")
+    if spaces[0] >= HORSESHOE:  # bluestones (space ids 120..138)
+        entered = view.ends[seat]
+        ends = [entered] if entered else list(box.BLUESTONE_ENDS)
+        if at < INNER + 30:
+            return 0.0
+        costs = []
+        for end in ends:
+            cost = 0.0
+            for k, stone in enumerate(_PATHS[end]):
+                progress = HORSESHOE + k
+                if BLUESTONE + stone in spaces and progress > at:
+                    cost += (2.0 / _POINTS_PER_MOVE) if trilithon else 0.45
+            costs.append(cost)
+        return min(costs) * (1.0 if view.ends[seat] else 0.6)
+    if at >= HORSESHOE:
+        return 0.0
+    delay = 0.0
+    for space in spaces:
+        distance = space - at
+        if distance <= 0:
+            continue
+        if space < NUMBERED and at < NUMBERED - 1:  # the coloured ring: an extra card of that colour
+            near = 1.0 if distance <= 6 else 0.4 if distance <= 12 else 0.15
+            delay = max(delay, near * (0.9 if trilithon else 0.5))
+        elif space >= NUMBERED:
+            near = 1.0 if distance <= 30 else 0.4 if distance <= 60 else 0.1
+            weight = (0.55 if len(spaces) == 4 else 0.25) if trilithon else 0.12
+            delay = max(delay, near * weight)
+    return delay
+
+
+_OWN_WEIGHT_FLOOR = 0.15
+_FREED_SLOT = 0.4
+"""Turns a hand gains when a trilithon card, which never moves a runner, leaves it for a fresh draw."""
+
+
+def _own_weight(chances: list[float], seat: int) -> float:
+    """Returns how much a turn of the player's own runner weighs against its rivals' (their chances)."""
+    return chances[seat] + _OWN_WEIGHT_FLOOR
+
+
+def _block_value(view: _View, text: str, chances: list[float]) -> float:
+    piece, spaces = _target_spaces(text)
+    value = 0.0
+    for seat in range(len(view.progress)):
+        if seat != view.seat:
+            value += chances[seat] * _delay(view, seat, piece, spaces)
+    mine = _own_weight(chances, view.seat)
+    value -= mine * _delay(view, view.seat, piece, spaces)
+    if piece in ("bar", "disk"):  # the piece leaves its old place
+        old = view.obs["runners"][view.seat][piece]
+        if old is not None:
+            old_spaces = (_SPACE[old],)
+            value -= sum(
+                chances[s] * _delay(view, s, piece, old_spaces) for s in range(len(view.progress)) if s != view.seat
+            )
+    elif len(spaces) == 3:  # a bluestone trilithon: no move this turn
+        value -= mine * 1.0
+    else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
+        value += mine * _FREED_SLOT
+    return value
+
+
+def _payments(text: str, hand: list[int], table: list[int]) -> list[tuple[int, ...]]:
+    """Returns the sets of hand cards that pay for the block place ``text`` with the cards already laid."""
+    piece, spaces = _target_spaces(text)
+    numbers = [c for c in hand if c < _TRI_CARD]
+    laid = [c for c in table if c < _TRI_CARD]
+    space = spaces[-1] if piece.startswith("trilithon") and len(spaces) == 2 else spaces[0]
+    if piece.startswith("trilithon") and len(spaces) == 3:
+        return [tuple(hand)]
+    if space > BLUESTONE:  # a disk on a bluestone: any one card
+        return [()] if table else [(c,) for c in hand]
+    if space < NUMBERED:  # a bar on a coloured space: one card of its colour
+        colour = box.colour_index(space + 1)
+        return [()] if table else [(c,) for c in numbers if _COLOUR[c] == colour]
+    if space < INNER:
+        value, pool = space - 29, numbers
+    else:
+        n, day = box.inner_stone(space - INNER)
+        value, pool = n, [c for c in numbers if box.CARD_IS_DAY[c] == day]
+    left = value - sum(_NUMBER[c] for c in laid)
+    if left == 0:
+        return [()]
+    found = []
+    for size in range(1, len(pool) + 1):
+        for subset in combinations(pool, size):
+            if sum(_NUMBER[c] for c in subset) == left:
+                found.append(subset)
+    return found
+
+
+def _keep_card(view: _View) -> int | None:
+    """Returns the card the player means to move with (None: none in particular)."""
+    if view.progress[view.seat] >= HORSESHOE:
+        return None
+    return _best_ring_move(view, view.hand)[1]
+
+
+def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None) -> float:
+    """Returns what paying with ``cards`` costs the player's own race, in turns."""
+    cost = 0.01 * len(cards)
+    if keep is not None and keep in cards:
+        rest = [c for c in view.hand if c not in cards]
+        cost += _best_ring_move(view, view.hand)[0] - _best_ring_move(view, rest)[0]
+    if view.progress[view.seat] >= INNER + 30:  # near or in the horseshoe, cards are points
+        cost += sum(_NUMBER[c] for c in cards if c < _TRI_CARD) / 10 / _POINTS_PER_MOVE * 0.5
+    return cost
+
+
+def _choose_block(view: _View, actions: dict[str, int]) -> str:
+    chances = view.chances()
+    keep = _keep_card(view)
+    best, best_value = "pass", _BLOCK_THRESHOLD
+    for text in actions:
+        if text == "pass":
+            continue
+        hand = view.hand
+        if text.startswith("trilithon"):
+            piece, spaces = _target_spaces(text)
+            if _delay(view, view.seat, piece, spaces) > 0:
+                continue  # trilithons block their own layer too: never one in the own way
+            colour = _COLOURS.index(text.split()[1])
+            hand = [c for c in hand if c != _TRI_CARD + colour]
+        payments = _payments(text, hand, [])
+        if not payments:
+            continue
+        cost = min(_payment_cost(view, p, keep) for p in payments) * _own_weight(chances, view.seat)
+        value = _block_value(view, text, chances) - cost
+        if value > best_value:
+            best, best_value = text, value
+    return best
+
+
+def _choose_payment(view: _View, actions: dict[str, int]) -> str:
+    keep = _keep_card(view)
+    target = view.obs["target"]
+    options = [p for p in _payments(target, view.hand, view.table) if p]
+    legal = {t for t in actions if t.startswith("use ")}
+    options = [p for p in options if all(f"use {box.CARD_TEXT[c]}" in legal for c in p)]
+    if not options:
+        return sorted(legal)[0]
+    best = min(options, key=lambda p: (_payment_cost(view, p, keep), sorted(p)))
+    return f"use {box.CARD_TEXT[min(best)]}"
