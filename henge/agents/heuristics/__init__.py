@@ -30,7 +30,7 @@ from typing import Any, cast
 from henge.agents.base import Decision
 from henge.engine import State
 
-KNOWN = ("stonerush",)
+KNOWN = ("stonerush", "first_druid")
 """Games that have a heuristic module."""
 
 Evaluator = Callable[[State], list[float]]
