@@ -203,3 +203,26 @@ def test_heuristic_beats_random():
         state = _play(3, [make_agent(name) for name in names], seed=100 + seed)
         wins += state.returns()[seed % 3]
     assert wins >= 5
+
+
+def test_narrator_tells_a_seat_only_what_it_saw_in_its_own_words():
+    from henge.server.narrate import narrator
+
+    narrate = narrator(GAME)
+    state = henge.load(GAME, 3).new_initial_state()
+    rng = random.Random(2)
+    agent = make_agent("heuristic")
+    before = state.observation(1)
+    lines: list[str] = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat < 0:
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(agent.choose(make_decision(state, seat, random.Random(len(lines)), samples=False)))
+        after = state.observation(1)
+        lines += narrate(before, after)
+        before = after
+    text = "\n".join(lines)
+    assert "seat 1" not in text and "you play" in text and "you draw" in text
+    assert "the neutral figure moves to 2 night" in text and "the game is over" in text
