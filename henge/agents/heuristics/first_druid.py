@@ -471,7 +471,7 @@ def _bid(v: _View, legal: dict[str, int]) -> int | None:
 
 _CARD_POINTS = 0.4
 """Points a card in hand is worth at the end."""
-_CONTACT_POINTS = 0.5
+_CONTACT_POINTS = 0.15
 """Points a round in contact (drawing) is worth over a round out of it."""
 
 
@@ -498,11 +498,17 @@ def evaluate(state: State) -> list[float]:
     cards = list(obs["hand_sizes"])
     if obs["turn_seat"] is not None:
         cards[obs["turn_seat"]] += len(obs["table"])
+    night = obs["time"]["phase"] == "night"
     projected = []
     for seat in range(n):
         lead = pos[seat] - number
-        contact = 1.0 if lead >= 1 else (0.6 if lead == 0 else -0.5)
-        extra = _CONTACT_POINTS * contact * rounds * 0.5 + 0.1 * rounds * owners.count(seat)
+        if lead >= 1 or (lead == 0 and night):
+            contact = 1.0
+        elif lead == 0:
+            contact = 0.5  # the neutral reaches the next number at the end of this round
+        else:
+            contact = -0.3 * min(3, -lead)
+        extra = _CONTACT_POINTS * contact * rounds + 0.1 * rounds * owners.count(seat)
         projected.append(obs["scores"][seat] + _CARD_POINTS * cards[seat] + extra)
     temperature = 1.0 + 0.12 * rounds
     top = max(projected)
