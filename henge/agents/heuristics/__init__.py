@@ -30,7 +30,7 @@ from typing import Any, cast
 from henge.agents.base import Decision
 from henge.engine import State
 
-KNOWN = ("stonerush", "fightin", "druid_olympics", "spell_casting")
+KNOWN = ("stonerush", "fightin", "druid_olympics", "first_druid", "spell_casting")
 """Games that have a heuristic module."""
 
 Evaluator = Callable[[State], list[float]]
