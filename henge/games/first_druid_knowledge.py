@@ -201,7 +201,12 @@ def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDr
     for h in others:
         held = state.hands[h] + state.bids[h]
         keep = [c for c in held if fixed[h] >> c & 1]
-        hidden = [c for c in held if not fixed[h] >> c & 1]
+        # Order the hidden cards by which other seats know them, so that which fresh card takes
+        # which seat's knowledge depends only on what ``player`` knows, not on the real hand.
+        hidden = sorted(
+            (c for c in held if not fixed[h] >> c & 1),
+            key=lambda c, h=h: (sum(1 << x for x in others if priv[x * n + h] >> c & 1), c),  # type: ignore[misc]
+        )
         fresh = pool[at : at + len(hidden)]
         at += len(hidden)
         mixed = keep + fresh
