@@ -1,13 +1,14 @@
 # Two commands do all set-up on a fresh machine with Python 3.11:
 #   make run   - virtual environment, install, serve the web app (SQLite file henge.db) and print its address
-#   make test  - install what the tests need (Chromium through apt as root), then lint, type check and the whole suite
+#   make test  - install what the tests need (Chromium and PostgreSQL through apt as root), then lint, type check
+#                and the whole suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test browser lint typecheck pytest bench clean
+.PHONY: run test browser postgres lint typecheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +25,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/henge serve
 
-test: $(TEST_STAMP) browser lint typecheck pytest
+test: $(TEST_STAMP) browser postgres lint typecheck pytest
 
 # The browser tests drive Debian's Chromium (Playwright cannot download a browser here).
 browser:
@@ -36,6 +37,17 @@ browser:
 		fi; \
 	fi
 
+# The PostgreSQL test runs against a throwaway cluster that the tests start with Debian's server programs
+# (under /usr/lib/postgresql/VERSION/bin, not on PATH).
+postgres:
+	@if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+		else \
+			echo "the PostgreSQL test needs initdb and pg_ctl: run 'apt-get install postgresql' as root" >&2; exit 1; \
+		fi; \
+	fi
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check henge tests scripts
 	$(BIN)/ruff format --check henge tests scripts
@@ -43,8 +55,8 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
-pytest: $(TEST_STAMP) browser
-	HENGE_BROWSER_REQUIRED=1 $(BIN)/python -m pytest -n auto
+pytest: $(TEST_STAMP) browser postgres
+	HENGE_BROWSER_REQUIRED=1 HENGE_POSTGRES_REQUIRED=1 $(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)
 	$(BIN)/henge bench

@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 
 import henge
 
@@ -22,3 +33,90 @@ def game_configs() -> list[tuple[str, int, dict[str, object]]]:
 def config_id(config: tuple[str, int, dict[str, object]]) -> str:
     game_id, players, options = config
     return "-".join([game_id, f"{players}p", *(str(v) for v in options.values())])
+
+
+POSTGRES_REQUIRED = os.environ.get("HENGE_POSTGRES_REQUIRED") == "1"
+"""Set by ``make test``: a PostgreSQL that cannot be had fails the PostgreSQL tests instead of skipping them."""
+
+
+def postgres_bin() -> Path | None:
+    """Returns the folder of PostgreSQL's server programs (initdb, pg_ctl), or None where they are missing."""
+    found = shutil.which("pg_ctl")
+    if found and shutil.which("initdb"):
+        return Path(found).resolve().parent
+    # Debian keeps them out of PATH, one folder per major version: the newest wins.
+    versions = [p.parent for p in Path("/usr/lib/postgresql").glob("*/bin/pg_ctl") if (p.parent / "initdb").exists()]
+    return max(versions, key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0, default=None)
+
+
+def free_port() -> int:
+    """Returns a loopback port that is free now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def throwaway_postgres(bin_dir: Path) -> Iterator[str]:
+    """Runs a PostgreSQL cluster in a temporary folder, on a free loopback port, and yields a database URL.
+
+    The server never runs as root (initdb refuses to): as root, it runs as the ``postgres`` user.
+    """
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            raise RuntimeError("PostgreSQL will not run as root and there is no postgres user to run it") from None
+        as_user = ["runuser", "-u", "postgres", "--"]
+    # /tmp, not TMPDIR, as root: the postgres user must be able to reach the folder.
+    root = Path(tempfile.mkdtemp(prefix="henge-pg-", dir="/tmp" if as_user else None))
+    data, sockets, log = root / "data", root / "sockets", root / "server.log"
+    if as_user:
+        os.chown(root, owner.pw_uid, owner.pw_gid)
+    started = False
+
+    def run(*command: str | Path) -> None:
+        done = subprocess.run([*as_user, *map(str, command)], capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            server_log = log.read_text(errors="replace") if log.exists() else ""
+            raise RuntimeError(f"{Path(command[0]).name} failed:\n{done.stdout}{done.stderr}{server_log}")
+
+    try:
+        run(bin_dir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync")
+        run("mkdir", sockets)
+        port = free_port()
+        # -F: no fsync, the data is thrown away anyway.
+        options = f"-h 127.0.0.1 -p {port} -k {sockets} -F"
+        run(bin_dir / "pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start")
+        started = True
+        run(bin_dir / "createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", "henge")
+        yield f"postgresql://postgres@127.0.0.1:{port}/henge"
+    finally:
+        if started:
+            subprocess.run(
+                [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+                capture_output=True,
+                timeout=120,
+            )
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL database URL: HENGE_TEST_POSTGRES, else a throwaway local cluster, else a skip.
+
+    Under ``make test`` (HENGE_POSTGRES_REQUIRED=1) a missing PostgreSQL fails instead of skipping.
+    """
+    url = os.environ.get("HENGE_TEST_POSTGRES")
+    if url:
+        yield url
+        return
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        reason = "PostgreSQL is not installed (make test installs it) and HENGE_TEST_POSTGRES is not set"
+        if POSTGRES_REQUIRED:
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    with throwaway_postgres(bin_dir) as url:
+        yield url

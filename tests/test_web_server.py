@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import random
 import time
 
@@ -485,9 +484,8 @@ def test_games_api_lists_games_and_bots(tmp_path):
         assert client.get("/static/games/generic.js").status_code == 200
 
 
-@pytest.mark.skipif(not os.environ.get("HENGE_TEST_POSTGRES"), reason="set HENGE_TEST_POSTGRES=postgresql://...")
-def test_postgresql_keeps_tables_across_a_restart():
-    db = os.environ["HENGE_TEST_POSTGRES"]
+def test_postgresql_keeps_tables_across_a_restart(postgres_url):
+    db = postgres_url
     rng = random.Random(12)
     with running(db) as client:
         created = create(client, game="stonerush", players=3, variant="bluestones")
