@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from collections import Counter
 
 import pytest
@@ -152,17 +153,27 @@ def test_only_fair_bots_are_offered_as_opponents():
 
 
 def test_bot_settings_are_parsed_and_bad_ones_named():
-    agent = make_agent("ismcts:iterations=25:c=0.3:depth=none:seconds=0.5")
+    agent = make_agent("ismcts:iterations=25:c=0.3:depth=none:seconds=0.5:worlds=0:tries=0:baseline=0:reuse=0")
     assert isinstance(agent, ISMCTSAgent)
-    assert agent.config == SearchConfig(iterations=25, seconds=0.5, exploration=0.3, rollout_depth=None)
-    assert agent.name == "ismcts:iterations=25:c=0.3:depth=none:seconds=0.5"
+    assert agent.config == SearchConfig(
+        iterations=25,
+        seconds=0.5,
+        exploration=0.3,
+        rollout_depth=None,
+        determinizations=0,
+        belief_tries=0,
+        baseline=False,
+        reuse=False,
+    )
+    assert make_agent("ismcts:seconds=none").config.seconds is None
+    assert agent.name.startswith("ismcts:iterations=25:c=0.3")
     assert make_agent("ismcts").name == "ismcts"
-    with pytest.raises(ValueError, match="settings: iterations, seconds, c, depth"):
+    with pytest.raises(ValueError, match="settings: iterations, seconds, c, depth, baseline, tries, worlds, reuse"):
         make_agent("ismcts:speed=9")
     with pytest.raises(ValueError, match="must be a number"):
         make_agent("ismcts:iterations=many")
     with pytest.raises(ValueError, match="needs a budget"):
-        make_agent("ismcts:iterations=none")
+        make_agent("ismcts:iterations=none:seconds=none")
     with pytest.raises(ValueError, match="bots: random, heuristic, ismcts"):
         make_agent("genius")
 
@@ -190,6 +201,18 @@ def test_ismcts_respects_a_time_budget():
     agent = ISMCTSAgent(iterations=None, seconds=0.05)
     agent.choose(make_decision(state, seat, random.Random(0), samples=True))
     assert agent.last is not None and agent.last.seconds < 0.5 and agent.last.iterations > 1
+
+
+def test_ismcts_without_an_evaluation_plays_out_to_the_end_within_its_cap(monkeypatch):
+    monkeypatch.setattr(heuristics, "evaluator", lambda game_id: None)
+    state = _decision_points("stonerush", 5, seed=2, every=5)[1]
+    seat = state.current_player()
+    agent = ISMCTSAgent(iterations=100_000, seconds=0.2)
+    start = time.process_time()
+    action = agent.choose(make_decision(state, seat, random.Random(0), samples=True))
+    assert action in state.legal_actions()
+    assert time.process_time() - start < 1.0
+    assert agent.last is not None and 1 < agent.last.iterations < 100_000
 
 
 def test_stonerush_heuristic_races_its_own_colour_and_pushes_back_a_rival():

@@ -2,7 +2,7 @@
 
 A bot is named by a word, optionally followed by settings:
 ``ismcts:iterations=1000:c=0.5:depth=4`` (settings: ``iterations``,
-``seconds``, ``c`` the UCT constant, ``depth`` the rollout depth or
+``seconds`` a cap in processor seconds, ``c`` the UCT constant, ``depth`` the rollout depth or
 ``none`` for rollouts to the end, ``baseline`` 1 or 0, ``tries`` the samples
 weighed per determinization, ``worlds`` the determinizations per decision;
 see :mod:`henge.agents.ismcts`). ``mcts-cheat`` is for evaluation only: it

@@ -1,8 +1,8 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
 
-One tree is grown over the bot's information set. Every iteration draws a
-fresh determinization, a full state consistent with what the seat knows
-(``decision.sample_state``), and walks the tree with it:
+One tree is grown over the bot's information set. Every iteration takes a
+determinization, a full state consistent with what the seat knows (drawn
+with ``decision.sample_state``), and walks the tree with it:
 
 * **Nodes are keyed by actions** from the root decision (an edge is the
   pair of the seat that moved and its action id). Chance nodes are not in
@@ -12,23 +12,36 @@ fresh determinization, a full state consistent with what the seat knows
   term uses how often it was legal when its parent was visited, since a
   determinization offers only the actions it allows.
 * **Expansion** adds one untried legal edge per iteration.
-* **Rollout** plays a few uniformly random decisions (``rollout_depth``),
-  then scores the position with the game's evaluation
+* **Evaluation**: after ``rollout_depth`` uniformly random decisions (none
+  by default) the position is scored with the game's evaluation
   (``henge.agents.heuristics``); a game without one is played out to the
   end instead. Returns are scaled to [0, 1].
 * **Backup**: each edge adds the value of the seat that moved along it, so
   every player's choices in the tree are made for that player's own gain.
+  Each determinization's own evaluation at the root is subtracted first
+  (``baseline``): who holds what moves every action's value alike, and
+  taking it out leaves the differences between actions.
 
-The action played is the root edge visited most.
+Determinizations (``determinizations``, ``belief_tries``): the first 40
+iterations each draw a fresh one, later iterations take those 40 in turn
+(``determinizations=0``: a fresh one every iteration). Where the game
+offers a belief (how likely a sample makes what the seat saw), each one is
+kept from up to 8 draws in proportion to it, so rivals are thought to race
+the druids they have been pushing. Reusing a pool costs a copy instead of
+a re-draw, a weighing and an evaluation per iteration, about half the time.
 
-The default budget is 300 iterations with 8-decision rollouts. On
-Stonerush it takes a few tens of milliseconds per decision on one core
-(``docs/agents.md`` has the measured figures), well under the one-second
-cap, and it keeps tournaments of hundreds of games feasible on a small
-machine. ``seconds`` adds a time limit (the search then stops at whichever
-comes first; a time limit makes play depend on the machine's speed, so
-tournaments use iterations alone). A decision with a single legal action
-returns at once.
+The action played is the root edge visited most. The search stops early
+once no other edge can catch up, and when the seat decides again at once
+(the steps of one turn) the subtree below its action is kept (``reuse``).
+
+The default budget is 300 iterations, with a cap of one processor second.
+On Stonerush the iterations take about 0.02 processor seconds per decision
+(``docs/agents.md`` has the measured figures), so the cap never bites and
+play depends only on the seeds, which keeps tournaments reproducible and
+hundreds of games feasible on a small machine. The cap guards games without
+an evaluation, whose iterations play out to the end (a time limit that
+bites makes play depend on the machine's speed). A decision with a single
+legal action returns at once.
 """
 
 from __future__ import annotations
@@ -45,6 +58,7 @@ from henge.agents.base import Decision
 from henge.engine import CHANCE, TERMINAL, State
 
 DEFAULT_ITERATIONS = 300
+DEFAULT_SECONDS = 1.0
 DEFAULT_EXPLORATION = 0.1
 DEFAULT_ROLLOUT_DEPTH = 0
 DEFAULT_BELIEF_TRIES = 8
@@ -60,8 +74,8 @@ class SearchConfig:
 
     iterations: int | None = DEFAULT_ITERATIONS
     """Iterations per decision (None: limited by ``seconds`` alone)."""
-    seconds: float | None = None
-    """Seconds per decision (None: limited by ``iterations`` alone)."""
+    seconds: float | None = DEFAULT_SECONDS
+    """Processor seconds per decision at most (None: limited by ``iterations`` alone)."""
     exploration: float = DEFAULT_EXPLORATION
     """The UCT constant: larger explores more."""
     rollout_depth: int | None = DEFAULT_ROLLOUT_DEPTH
@@ -141,7 +155,7 @@ class Tree:
         self.turn = 0
 
     def grow(self, sample: Sampler, rng: random.Random, iterations: int | None, deadline: float | None) -> int:
-        """Runs iterations until ``iterations`` are done or ``deadline`` passes; returns how many ran."""
+        """Runs iterations until ``iterations`` are done or the processor clock passes ``deadline``."""
         config = self.config
         evaluate = self.evaluate
         c = config.exploration
@@ -149,7 +163,7 @@ class Tree:
         keep = config.determinizations
         done = 0
         while iterations is None or done < iterations:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if deadline is not None and done and time.process_time() >= deadline:
                 break
             if iterations is not None and done % 16 == 15 and self._settled(iterations - done):
                 break
@@ -291,7 +305,7 @@ def search(
     at least a quarter of them are run afresh.
     """
     start = time.perf_counter()
-    deadline = None if config.seconds is None else start + config.seconds
+    deadline = None if config.seconds is None else time.process_time() + config.seconds
     if tree is None:
         tree = Tree(seat, config, evaluate)
     limit = config.iterations
