@@ -365,3 +365,21 @@ def test_play_against_the_heuristic_and_ismcts_in_the_terminal():
     result = CliRunner().invoke(main, args, input="1\n" * 3000, terminal_width=120)
     assert result.exit_code == 0, result.output[-2000:]
     assert "winner:" in result.output and "Traceback" not in result.output
+
+
+def test_a_kept_tree_keeps_only_the_worlds_that_fit_the_next_decision():
+    """An action can turn hidden cards over (Fightin'): a reused tree must drop the kept worlds
+    that no longer agree with what the seat sees, not judge them all by the first."""
+    from henge.agents.ismcts import Tree
+
+    states = _decision_points("stonerush", 3, seed=2, every=3)
+    here = states[4]
+    seat = here.current_player()
+    elsewhere = next(s for s in states[5:] if s.current_player() == seat)
+    decision = make_decision(here, seat, random.Random(1), samples=False)
+    tree = Tree(seat, SearchConfig(), None)
+    tree.worlds = [(elsewhere.clone(), None), (here.clone(), None)]
+    assert tree.fits(decision)
+    assert [w.to_json() for w, _ in tree.worlds] == [here.to_json()]
+    tree.worlds = [(elsewhere.clone(), None)]
+    assert not tree.fits(decision)

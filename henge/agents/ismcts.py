@@ -268,6 +268,8 @@ class Tree:
             return None
         worlds = []
         for world, baseline in self.worlds:
+            if action not in world.legal_actions():  # a world the last decision did not fit
+                continue
             state = world.clone()
             state.apply_action(action)
             if state.current_player() != self.seat:
@@ -282,8 +284,14 @@ class Tree:
         """Returns True if ``decision`` is the information set this tree's root stands for."""
         if not self.worlds or decision.seat != self.seat:
             return False
-        state = self.worlds[0][0]
-        return state.observation(self.seat) == decision.observation and state.legal_actions() == decision.legal_actions
+        # An action can turn hidden cards over, so kept worlds may now disagree with what the seat
+        # sees: keep only those that still fit (checking one alone let an impossible world in).
+        self.worlds = [
+            (state, baseline)
+            for state, baseline in self.worlds
+            if state.observation(self.seat) == decision.observation and state.legal_actions() == decision.legal_actions
+        ]
+        return bool(self.worlds)
 
     def _players(self) -> int:
         return self.worlds[0][0].game.num_players
