@@ -23,7 +23,7 @@ from henge.agents import (
     make_agent,
     make_decision,
 )
-from henge.agents.ismcts import SearchConfig
+from henge.agents.ismcts import SearchConfig, Tree, config_for
 from henge.cli import main
 from henge.engine import State
 from henge.records import play, sample_chance
@@ -168,7 +168,12 @@ def test_bot_settings_are_parsed_and_bad_ones_named():
     assert make_agent("ismcts:seconds=none").config.seconds is None
     assert agent.name.startswith("ismcts:iterations=25:c=0.3")
     assert make_agent("ismcts").name == "ismcts"
-    with pytest.raises(ValueError, match="settings: iterations, seconds, c, depth, baseline, tries, worlds, reuse"):
+    guided = make_agent("ismcts:guide=0.25:finish=3:hrollout=1")
+    assert (guided.config.guide, guided.config.finish, guided.config.guided_rollout) == (0.25, 3, True)
+    with pytest.raises(
+        ValueError,
+        match="settings: iterations, seconds, c, depth, baseline, tries, worlds, reuse, guide, finish, hrollout",
+    ):
         make_agent("ismcts:speed=9")
     with pytest.raises(ValueError, match="must be a number"):
         make_agent("ismcts:iterations=many")
@@ -370,8 +375,6 @@ def test_play_against_the_heuristic_and_ismcts_in_the_terminal():
 def test_a_kept_tree_keeps_only_the_worlds_that_fit_the_next_decision():
     """An action can turn hidden cards over (Fightin'): a reused tree must drop the kept worlds
     that no longer agree with what the seat sees, not judge them all by the first."""
-    from henge.agents.ismcts import Tree
-
     states = _decision_points("stonerush", 3, seed=2, every=3)
     here = states[4]
     seat = here.current_player()
@@ -383,3 +386,61 @@ def test_a_kept_tree_keeps_only_the_worlds_that_fit_the_next_decision():
     assert [w.to_json() for w, _ in tree.worlds] == [here.to_json()]
     tree.worlds = [(elsewhere.clone(), None)]
     assert not tree.fits(decision)
+
+
+# --- search guided by the rule-based player ---------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", heuristics.KNOWN)
+def test_ismcts_tries_the_rule_based_choice_first(game_id):
+    """With a guide, the first edge a node grows is the rule-based player's choice: one
+    iteration plays exactly what ``heuristic`` plays. Unguided, the first edge is a random one."""
+    players = henge.load(game_id).info.min_players
+    states = _decision_points(game_id, players, seed=3, every=4)[:12]
+    unguided_differs = False
+    for state in states:
+        seat = state.current_player()
+        wanted = HeuristicAgent().choose(make_decision(state, seat, random.Random(0), samples=False))
+        guided = ISMCTSAgent(iterations=1, reuse=False)
+        assert guided.choose(make_decision(state, seat, random.Random(5), samples=True)) == wanted
+        unguided = ISMCTSAgent(iterations=1, reuse=False, guide=0.0)
+        unguided_differs |= unguided.choose(make_decision(state, seat, random.Random(5), samples=True)) != wanted
+    assert unguided_differs
+
+
+def test_ismcts_finishes_the_turn_it_stopped_in_with_the_rule_based_player():
+    """A Stonerush turn is several decisions (cards one at a time, then ``done``, then a discard):
+    ``finish`` plays the rest of it as the rule-based player would, and only the rest."""
+    states = _decision_points("stonerush", 3, seed=4, every=1)
+    calls: list[int] = []
+
+    def policy(decision: Decision) -> int:
+        calls.append(decision.seat)
+        return heuristics.chooser("stonerush")(decision)
+
+    finished = 0
+    for state in states[:40]:
+        mover = state.current_player()
+        tree = Tree(mover, SearchConfig(finish=20), None, policy)
+        world = state.clone()
+        tree._finish(world, mover, random.Random(0))
+        assert world.is_terminal() or world.current_player() != mover
+        assert set(calls) <= {mover}
+        finished += bool(calls)
+        calls.clear()
+        unfinished = state.clone()
+        Tree(mover, SearchConfig(finish=0), None, policy)._finish(unfinished, mover, random.Random(0))
+        assert unfinished.to_json() == state.to_json() and not calls
+    assert finished >= 10
+
+
+def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
+    assert config_for("spell_casting", {}).iterations == 50
+    assert config_for("spell_casting", {}).guided_rollout
+    assert config_for("spell_casting", {"iterations": 7}).iterations == 7
+    assert config_for("stonerush", {}) == SearchConfig()
+    assert config_for("no_such_game", {"guide": 0.0}) == SearchConfig(guide=0.0)
+    agent = ISMCTSAgent(iterations=30)
+    state = _decision_points("druid_olympics", 3, seed=1, every=9)[1]
+    agent.choose(make_decision(state, state.current_player(), random.Random(0), samples=True))
+    assert agent.config.iterations == 30 and agent.config.rollout_depth == 6 and agent.config.guided_rollout

@@ -37,6 +37,9 @@ _SEARCH_SETTINGS = {
     "tries": "belief_tries",
     "worlds": "determinizations",
     "reuse": "reuse",
+    "guide": "guide",
+    "finish": "finish",
+    "hrollout": "guided_rollout",
 }
 _SETTINGS: dict[str, dict[str, str]] = {"ismcts": _SEARCH_SETTINGS, "mcts-cheat": _SEARCH_SETTINGS}
 
@@ -50,9 +53,9 @@ def _setting(name: str, key: str, text: str) -> Any:
     if text.lower() == "none":
         return None
     try:
-        if key in ("baseline", "reuse"):
+        if key in ("baseline", "reuse", "hrollout"):
             return bool(int(text))
-        return int(text) if key in ("iterations", "depth", "tries", "worlds") else float(text)
+        return int(text) if key in ("iterations", "depth", "tries", "worlds", "finish") else float(text)
     except ValueError:
         raise ValueError(f"{name}: setting {key} must be a number or none, not {text!r}") from None
 

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.base import Decision
+from henge.agents.base import Decision, make_decision
 from henge.engine import CHANCE, TERMINAL, State
 
 DEFAULT_ITERATIONS = 300
@@ -63,9 +63,12 @@ DEFAULT_EXPLORATION = 0.1
 DEFAULT_ROLLOUT_DEPTH = 0
 DEFAULT_BELIEF_TRIES = 8
 DEFAULT_DETERMINIZATIONS = 40
+DEFAULT_GUIDE = 0.1
+DEFAULT_FINISH = 8
 
 Sampler = Callable[[random.Random], State]
 Evaluator = Callable[[State], list[float]]
+Policy = Callable[[Decision], int]
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,12 @@ class SearchConfig:
     """Distinct determinizations per decision, drawn first and taken in turn (0: a fresh one every iteration)."""
     reuse: bool = True
     """Keep the subtree below the chosen action when the seat decides again at once (several steps of a turn)."""
+    guide: float = DEFAULT_GUIDE
+    """Weight of the bias towards the rule-based player's choice at each node (0: none)."""
+    finish: int = DEFAULT_FINISH
+    """Decisions at most in which the rule-based player finishes the turn the tree ended in (0: none)."""
+    guided_rollout: bool = False
+    """Every seat plays the rollout's decisions as the rule-based player would (else uniformly at random)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -104,12 +113,16 @@ class SearchConfig:
             raise ValueError(f"determinizations must not be negative, not {self.determinizations}")
         if self.belief_tries < 0:
             raise ValueError(f"belief tries must not be negative, not {self.belief_tries}")
+        if self.guide < 0:
+            raise ValueError(f"the guide weight must not be negative, not {self.guide}")
+        if self.finish < 0:
+            raise ValueError(f"finish must not be negative, not {self.finish}")
 
 
 class _Node:
     """An edge of the tree and the node it leads to: its statistics are those of ``mover``."""
 
-    __slots__ = ("available", "children", "mover", "total", "visits")
+    __slots__ = ("available", "children", "hint", "mover", "total", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -117,6 +130,11 @@ class _Node:
         self.total = 0.0
         self.available = 1
         self.children: dict[int, _Node] = {}
+        self.hint = _UNASKED
+        """The rule-based player's choice here, asked of the first determinization that needs it."""
+
+
+_UNASKED = -1
 
 
 @dataclass
@@ -145,10 +163,13 @@ def sample_chance(state: State, rng: random.Random) -> int:
 class Tree:
     """A search tree over one information set of ``seat``, with the determinizations it keeps."""
 
-    def __init__(self, seat: int, config: SearchConfig, evaluate: Evaluator | None) -> None:
+    def __init__(
+        self, seat: int, config: SearchConfig, evaluate: Evaluator | None, policy: Policy | None = None
+    ) -> None:
         self.seat = seat
         self.config = config
         self.evaluate = evaluate
+        self.policy = policy
         self.root = _Node(-1)
         self.worlds: list[tuple[State, list[float] | None]] = []
         """Kept determinizations with their baselines (all of them, or the first one when none are kept)."""
@@ -160,6 +181,9 @@ class Tree:
         evaluate = self.evaluate
         c = config.exploration
         depth = config.rollout_depth if evaluate is not None else None
+        guide = config.guide if self.policy is not None else 0.0
+        finish = config.finish if self.policy is not None else 0
+        guided_rollout = config.guided_rollout and self.policy is not None
         keep = config.determinizations
         done = 0
         while iterations is None or done < iterations:
@@ -190,6 +214,11 @@ class Tree:
                     continue
                 legal = state.legal_actions()
                 children = node.children
+                hint = _UNASKED
+                if guide and len(legal) > 1:
+                    if node.hint == _UNASKED:
+                        node.hint = self._ask(state, player, rng)
+                    hint = node.hint
                 untried: list[int] = []
                 for action in legal:
                     child = children.get(action * players + player)
@@ -198,7 +227,8 @@ class Tree:
                     else:
                         child.available += 1
                 if untried:
-                    action = untried[int(rng.random() * len(untried))]
+                    # The rule-based player's choice is tried first.
+                    action = hint if hint in untried else untried[int(rng.random() * len(untried))]
                     child = children[action * players + player] = _Node(player)
                     state.apply_action(action)
                     path.append(child)
@@ -209,11 +239,16 @@ class Tree:
                 for action in legal:
                     child = children[action * players + player]
                     score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                    if action == hint:
+                        score += guide / (child.visits + 1)
                     if score > best_score:
                         best, best_score, best_action = child, score, action
                 state.apply_action(best_action)
                 path.append(best)
                 node = best
+            # The rule-based player finishes the turn the tree ended in.
+            if finish and path:
+                self._finish(state, path[-1].mover, rng)
             # Rollout.
             steps = 0
             while True:
@@ -230,7 +265,12 @@ class Tree:
                     state.apply_action(sample_chance(state, rng))
                 else:
                     legal = state.legal_actions()
-                    state.apply_action(legal[int(rng.random() * len(legal))])
+                    if len(legal) == 1:
+                        state.apply_action(legal[0])
+                    elif guided_rollout:
+                        state.apply_action(self._ask(state, player, rng))
+                    else:
+                        state.apply_action(legal[int(rng.random() * len(legal))])
                     steps += 1
             # Backup.
             if baseline is not None:
@@ -240,6 +280,23 @@ class Tree:
                 child.total += values[child.mover]
             done += 1
         return done
+
+    def _ask(self, state: State, player: int, rng: random.Random) -> int:
+        """Returns the rule-based player's choice for ``player`` in the determinization ``state``."""
+        assert self.policy is not None
+        return self.policy(make_decision(state, player, rng, samples=False))
+
+    def _finish(self, state: State, mover: int, rng: random.Random) -> None:
+        """Lets the rule-based player make ``mover``'s next decisions while the turn stays theirs."""
+        for _ in range(self.config.finish):
+            player = state.current_player()
+            while player == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+                player = state.current_player()
+            if player != mover:
+                return
+            legal = state.legal_actions()
+            state.apply_action(legal[0] if len(legal) == 1 else self._ask(state, player, rng))
 
     def _settled(self, remaining: int) -> bool:
         """Returns True once the most visited root action cannot be overtaken in ``remaining`` iterations."""
@@ -275,7 +332,7 @@ class Tree:
             if state.current_player() != self.seat:
                 return None
             worlds.append((state, baseline))
-        subtree = Tree(self.seat, self.config, self.evaluate)
+        subtree = Tree(self.seat, self.config, self.evaluate, self.policy)
         subtree.root = child
         subtree.worlds = worlds
         return subtree
@@ -304,6 +361,7 @@ def search(
     config: SearchConfig,
     evaluate: Evaluator | None,
     *,
+    policy: Policy | None = None,
     tree: Tree | None = None,
 ) -> tuple[SearchResult, Tree]:
     """Searches from the decision of ``seat`` whose determinizations ``sample`` draws; returns the best action.
@@ -315,13 +373,22 @@ def search(
     start = time.perf_counter()
     deadline = None if config.seconds is None else time.process_time() + config.seconds
     if tree is None:
-        tree = Tree(seat, config, evaluate)
+        tree = Tree(seat, config, evaluate, policy)
     limit = config.iterations
     if limit is not None and tree.root.visits:
         limit = max(limit - tree.root.visits, (limit + 3) // 4)
     done = tree.grow(sample, rng, limit, deadline)
     result = SearchResult(tree.best_action(), done, time.perf_counter() - start, tree.visits())
     return result, tree
+
+
+def config_for(game_id: str, settings: dict[str, Any]) -> SearchConfig:
+    """Returns the search settings for ``game_id``: ``settings``, then the game's own, then the defaults.
+
+    A game's heuristic module may name settings that suit it (``SEARCH``),
+    e.g. fewer iterations where its rule-based player is slow.
+    """
+    return SearchConfig(**{**heuristics.search_settings(game_id), **settings})
 
 
 def believed(sample: Sampler, weigh: Callable[[State], float], tries: int) -> Sampler:
@@ -357,6 +424,8 @@ class ISMCTSAgent:
 
     def __init__(self, *, name: str = "ismcts", **settings: Any) -> None:
         self.config = SearchConfig(**settings)
+        self.settings = settings
+        """The settings given; the rest come from the game's own (:func:`config_for`) or the defaults."""
         self.name = name
         self.last: SearchResult | None = None
         self._kept: Tree | None = None
@@ -367,13 +436,16 @@ class ISMCTSAgent:
         if len(legal) == 1:
             self._kept = None
             return legal[0]
+        game_id = decision.game_id
+        self.config = config = config_for(game_id, self.settings)
         sample: Sampler = decision.sample_state
-        weigh = heuristics.belief(decision.game_id, decision.observation)
-        if weigh is not None and self.config.belief_tries > 1:
-            sample = believed(sample, weigh, self.config.belief_tries)
+        weigh = heuristics.belief(game_id, decision.observation)
+        if weigh is not None and config.belief_tries > 1:
+            sample = believed(sample, weigh, config.belief_tries)
         kept = self._kept if self._kept is not None and self._kept.fits(decision) else None
+        policy = heuristics.chooser(game_id) if heuristics.has_heuristic(game_id) else None
         self.last, tree = search(
-            sample, decision.seat, decision.rng, self.config, heuristics.evaluator(decision.game_id), tree=kept
+            sample, decision.seat, decision.rng, config, heuristics.evaluator(game_id), policy=policy, tree=kept
         )
-        self._kept = tree.after(self.last.action) if self.config.reuse else None
+        self._kept = tree.after(self.last.action) if config.reuse else None
         return self.last.action

@@ -17,7 +17,7 @@ from typing import Any
 
 from henge.agents import heuristics
 from henge.agents.base import Decision
-from henge.agents.ismcts import SearchConfig, SearchResult, search
+from henge.agents.ismcts import SearchConfig, SearchResult, config_for, search
 from henge.engine import State
 
 
@@ -29,6 +29,7 @@ class CheatingMCTSAgent:
 
     def __init__(self, *, name: str = "mcts-cheat", **settings: Any) -> None:
         self.config = SearchConfig(**settings)
+        self.settings = settings
         self.name = name
         self.last: SearchResult | None = None
 
@@ -45,5 +46,10 @@ class CheatingMCTSAgent:
         def sample(rng: random.Random) -> State:
             return state.clone()
 
-        self.last, _ = search(sample, decision.seat, decision.rng, self.config, heuristics.evaluator(decision.game_id))
+        game_id = decision.game_id
+        self.config = config_for(game_id, self.settings)
+        policy = heuristics.chooser(game_id) if heuristics.has_heuristic(game_id) else None
+        self.last, _ = search(
+            sample, decision.seat, decision.rng, self.config, heuristics.evaluator(game_id), policy=policy
+        )
         return self.last.action

@@ -10,6 +10,8 @@ Each module here is named after a game id and offers two functions:
   Search bots only ever hold states sampled from their seat's information
   set (or, for ``mcts-cheat``, the real one), so reading a state here gives
   away nothing.
+* optionally ``SEARCH``: settings of ``ismcts`` that suit the game (its
+  budget, its rollouts), over the search's defaults;
 * optionally ``belief(observation) -> weigh``: from what the seat saw, a
   function giving a sampled state a weight in [0, 1] in proportion to how
   likely the seat's observations would be if it were the truth (e.g. rivals
@@ -69,3 +71,10 @@ def belief(game_id: str, observation: dict[str, Any]) -> Belief | None:
         return None
     make = getattr(module_for(game_id), "belief", None)
     return None if make is None else cast(Belief | None, make(observation))
+
+
+def search_settings(game_id: str) -> dict[str, Any]:
+    """Returns the search settings a game's module names for it (``SEARCH``), or none."""
+    if game_id not in KNOWN:
+        return {}
+    return dict(getattr(module_for(game_id), "SEARCH", {}))

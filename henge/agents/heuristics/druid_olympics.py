@@ -25,6 +25,11 @@ from henge import box
 from henge.agents.base import Decision
 from henge.engine import State
 
+SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
+"""ismcts here: a turn's worth of a move is seen only after the rivals' replies, so each
+iteration lets every seat play six decisions as this player would before the evaluation;
+100 iterations keep a decision near 0.2 processor seconds."""
+
 # --- the course, as a player knows it --------------------------------------------------
 # Space ids: coloured n -> n-1, numbered n -> 29+n, inner stone i -> 60+i, bluestone k -> 119+k.
 # A runner's progress uses the same ids up to 119; 120..129 are the horseshoe stones from its
