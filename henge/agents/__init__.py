@@ -4,8 +4,10 @@ A bot is named by a word, optionally followed by settings:
 ``ismcts:iterations=1000:c=0.5:depth=4`` (settings: ``iterations``,
 ``seconds`` a cap in processor seconds, ``c`` the UCT constant, ``depth`` the rollout depth or
 ``none`` for rollouts to the end, ``baseline`` 1 or 0, ``tries`` the samples
-weighed per determinization, ``worlds`` the determinizations per decision;
-see :mod:`henge.agents.ismcts`). ``mcts-cheat`` is for evaluation only: it
+weighed per determinization, ``worlds`` the determinizations per decision,
+``reuse`` 1 or 0, ``guide`` the bias towards the rule-based player's choice,
+``finish`` the decisions it may take to finish a turn, ``hrollout`` 1 for
+rollouts played by the rule-based player; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` is for evaluation only: it
 is not offered as an opponent and ``make_agent`` makes it only when asked
 with ``evaluation=True``.
 """

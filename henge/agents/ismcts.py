@@ -11,11 +11,20 @@ with ``decision.sample_state``), and walks the tree with it:
 * **Selection** is UCB1 with availability counts: an edge's exploration
   term uses how often it was legal when its parent was visited, since a
   determinization offers only the actions it allows.
-* **Expansion** adds one untried legal edge per iteration.
-* **Evaluation**: after ``rollout_depth`` uniformly random decisions (none
-  by default) the position is scored with the game's evaluation
-  (``henge.agents.heuristics``); a game without one is played out to the
-  end instead. Returns are scaled to [0, 1].
+* **Expansion** adds one untried legal edge per iteration: the game's
+  rule-based player's choice first (asked once per node, of the first
+  determinization that reaches it), then the others in random order.
+  Selection adds ``guide / (visits + 1)`` to that choice's edge, so the
+  search leaves it only for an action whose values are clearly better.
+* **Evaluation**: if the walk left the tree in the middle of a turn, the
+  rule-based player finishes that turn (``finish`` decisions at most), so
+  a first step is judged by the turn it starts; then ``rollout_depth``
+  decisions are played (by the rule-based player for every seat with
+  ``guided_rollout``, else uniformly at random) and the position is scored
+  with the game's evaluation (``henge.agents.heuristics``); a game without
+  one is played out at random to the end instead. Returns are scaled to
+  [0, 1]. The rule-based player only ever reads the search's own
+  determinizations, samples of what the seat knows.
 * **Backup**: each edge adds the value of the seat that moved along it, so
   every player's choices in the tree are made for that player's own gain.
   Each determinization's own evaluation at the root is subtracted first
@@ -34,14 +43,14 @@ The action played is the root edge visited most. The search stops early
 once no other edge can catch up, and when the seat decides again at once
 (the steps of one turn) the subtree below its action is kept (``reuse``).
 
-The default budget is 300 iterations, with a cap of one processor second.
-On Stonerush the iterations take about 0.02 processor seconds per decision
-(``docs/agents.md`` has the measured figures), so the cap never bites and
-play depends only on the seeds, which keeps tournaments reproducible and
-hundreds of games feasible on a small machine. The cap guards games without
-an evaluation, whose iterations play out to the end (a time limit that
-bites makes play depend on the machine's speed). A decision with a single
-legal action returns at once.
+The default budget is 300 iterations, with a cap of one processor second;
+a game's heuristic module may name settings that suit it (``SEARCH``, e.g.
+fewer iterations with guided rollouts where its rule-based player is slow),
+and settings given explicitly win over both. While the cap does not bite,
+play depends only on the seeds, which keeps tournaments reproducible; it
+guards games without an evaluation, whose iterations play out to the end.
+``docs/agents.md`` has the measured seconds per decision. A decision with a
+single legal action returns at once.
 """
 
 from __future__ import annotations
