@@ -3,8 +3,8 @@
 Every figure is the median of repeated runs (machines are noisy): games and
 decisions per second of whole random games, microseconds per
 ``legal_actions``, ``apply_action`` and ``clone`` on states sampled from them,
-and the iterations per second of the ``ismcts`` bot's search (default
-settings) from decisions sampled from them.
+and the iterations per second of the ``ismcts`` bot's search (the game's
+default settings, 50 iterations a decision) from decisions sampled from them.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from rich.table import Table
 
 import henge
 from henge.agents import heuristics, make_decision
-from henge.agents.ismcts import SearchConfig, search
+from henge.agents.ismcts import config_for, search
 from henge.engine import CHANCE, TERMINAL, Game, State
 
 _SAMPLE_STATES = 400
 _SEARCH_POSITIONS = 8
-_SEARCH_ITERATIONS = 100
+_SEARCH_ITERATIONS = 50
 
 
 def bench_players(game_id: str) -> int:
@@ -97,14 +97,16 @@ def _search_speed(samples: list[tuple[State, int]], rng: random.Random) -> float
     positions = positions[:: max(1, len(positions) // _SEARCH_POSITIONS)][:_SEARCH_POSITIONS]
     if not positions:
         return 0.0
-    config = SearchConfig(iterations=_SEARCH_ITERATIONS)
-    evaluate = heuristics.evaluator(positions[0].game.info.id)
+    game_id = positions[0].game.info.id
+    config = config_for(game_id, {"iterations": _SEARCH_ITERATIONS})
+    evaluate = heuristics.evaluator(game_id)
+    policy = heuristics.chooser(game_id) if heuristics.has_heuristic(game_id) else None
     iterations = 0
     seconds = 0.0
     for state in positions:
         seat = state.current_player()
         decision = make_decision(state, seat, random.Random(rng.random()), samples=True)
-        result, _ = search(decision.sample_state, seat, decision.rng, config, evaluate)
+        result, _ = search(decision.sample_state, seat, decision.rng, config, evaluate, policy=policy)
         iterations += result.iterations
         seconds += result.seconds
     return iterations / seconds
