@@ -39,7 +39,8 @@ from henge.tournament import (
 )
 
 GAMES = henge.list_games()
-FAST_ISMCTS = "ismcts:iterations=40"
+FAST_ISMCTS = "ismcts:iterations=8:depth=1:finish=2:hrollout=1"
+"""A search small enough for whole games in tests, with every part of it at work."""
 
 
 def _bots(game_id: str) -> list[str]:
