@@ -445,3 +445,22 @@ def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
     state = _decision_points("druid_olympics", 3, seed=1, every=9)[1]
     agent.choose(make_decision(state, state.current_player(), random.Random(0), samples=True))
     assert agent.config.iterations == 30 and agent.config.rollout_depth == 6 and agent.config.guided_rollout
+
+
+def test_a_kept_tree_never_plays_an_action_grown_in_worlds_the_decision_ruled_out():
+    """Regression (Fightin' tournament): a kept subtree's root held 'take yellow', grown in worlds
+    where the seat next took loot; the real decision was a steal, and the most visited edge won."""
+    from henge.agents.ismcts import _Node
+
+    state = _decision_points("stonerush", 3, seed=2, every=3)[4]
+    seat = state.current_player()
+    legal = state.legal_actions()
+    players = state.game.num_players
+    ruled_out = max(legal) + 1
+    tree = Tree(seat, SearchConfig(), None)
+    tree.worlds = [(state.clone(), None)]
+    for action, visits in ((legal[0], 3), (ruled_out, 50)):
+        child = tree.root.children[action * players + seat] = _Node(seat)
+        child.visits = visits
+    assert tree.visits() == {legal[0]: 3}
+    assert tree.best_action() == legal[0]

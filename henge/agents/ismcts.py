@@ -313,9 +313,19 @@ class Tree:
         return len(counts) > 1 and counts[0] - counts[1] > remaining
 
     def visits(self) -> dict[int, int]:
-        """Returns the visits of each root action of the seat."""
+        """Returns the visits of each root action of the seat that is legal at the root.
+
+        A kept subtree's root may hold edges grown in worlds that the
+        decision has since ruled out (an action turned hidden cards over):
+        those are not the seat's to play.
+        """
         players = self._players()
-        return {key // players: child.visits for key, child in self.root.children.items() if child.mover == self.seat}
+        legal = set(self.worlds[0][0].legal_actions())
+        return {
+            key // players: child.visits
+            for key, child in self.root.children.items()
+            if child.mover == self.seat and key // players in legal
+        }
 
     def best_action(self) -> int:
         """Returns the root action visited most (ties: the larger total, then the smaller id)."""
