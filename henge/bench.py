@@ -100,7 +100,7 @@ def _search_speed(samples: list[tuple[State, int]], rng: random.Random) -> float
     game_id = positions[0].game.info.id
     config = config_for(game_id, {"iterations": _SEARCH_ITERATIONS})
     evaluate = heuristics.evaluator(game_id)
-    policy = heuristics.chooser(game_id) if heuristics.has_heuristic(game_id) else None
+    policy = heuristics.guide(game_id)
     iterations = 0
     seconds = 0.0
     for state in positions:

@@ -462,7 +462,7 @@ class ISMCTSAgent:
         if weigh is not None and config.belief_tries > 1:
             sample = believed(sample, weigh, config.belief_tries)
         kept = self._kept if self._kept is not None and self._kept.fits(decision) else None
-        policy = heuristics.chooser(game_id) if heuristics.has_heuristic(game_id) else None
+        policy = heuristics.guide(game_id)
         self.last, tree = search(
             sample, decision.seat, decision.rng, config, heuristics.evaluator(game_id), policy=policy, tree=kept
         )

@@ -48,7 +48,7 @@ class CheatingMCTSAgent:
 
         game_id = decision.game_id
         self.config = config_for(game_id, self.settings)
-        policy = heuristics.chooser(game_id) if heuristics.has_heuristic(game_id) else None
+        policy = heuristics.guide(game_id)
         self.last, _ = search(
             sample, decision.seat, decision.rng, self.config, heuristics.evaluator(game_id), policy=policy
         )

@@ -55,6 +55,11 @@ def chooser(game_id: str) -> Callable[[Decision], int]:
     return cast(Callable[[Decision], int], module_for(game_id).choose)
 
 
+def guide(game_id: str) -> Callable[[Decision], int] | None:
+    """Returns the rule-based player that guides a search, or None for a game without one."""
+    return chooser(game_id) if game_id in KNOWN else None
+
+
 def evaluator(game_id: str) -> Evaluator | None:
     """Returns the position evaluation of a game, or None where there is none."""
     if game_id not in KNOWN:
