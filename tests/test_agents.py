@@ -113,6 +113,7 @@ def test_a_decision_holds_no_state_and_a_sampler_only_for_bots_that_ask():
     assert not any(isinstance(v, State) for v in vars(plain).values())
     with pytest.raises(RuntimeError, match="without a sampler"):
         plain.sample_state()
+    assert plain.by_text() == {plain.text(a): a for a in plain.legal_actions}
     sampled = make_decision(state, seat, random.Random(1), samples=True)
     for k in range(5):
         assert sampled.sample_state(random.Random(k)).observation(seat) == state.observation(seat)

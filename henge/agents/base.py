@@ -47,6 +47,10 @@ class Decision:
         """Returns the text of a legal action."""
         return self.legal_texts[self.legal_actions.index(action)]
 
+    def by_text(self) -> dict[str, int]:
+        """Returns the legal actions keyed by their text."""
+        return dict(zip(self.legal_texts, self.legal_actions, strict=True))
+
     def sample_state(self, rng: random.Random | None = None) -> State:
         """Returns a full state drawn uniformly from those consistent with this seat's view."""
         if self._sampler is None:

@@ -336,16 +336,12 @@ class _View:
         return _odds(times)
 
 
-def _actions(decision: Decision) -> dict[str, int]:
-    return dict(zip(decision.legal_texts, decision.legal_actions, strict=True))
-
-
 def choose(decision: Decision) -> int:
     """Returns the rule-based player's action."""
     obs = decision.observation
     view = _View(obs)
     phase = obs["phase"]
-    actions = _actions(decision)
+    actions = decision.by_text()
     if phase == "block":
         text = _choose_block(view, actions)
     elif phase == "block cards":

@@ -259,14 +259,10 @@ def _pass_worth(v: _View) -> float:
     return _DRAW_WORTH * min(draws, room) + 0.1 * max(0, draws - room)
 
 
-def _by_text(decision: Decision) -> dict[str, int]:
-    return dict(zip(decision.legal_texts, decision.legal_actions, strict=True))
-
-
 def choose(decision: Decision) -> int:
     """Returns the rule-based player's action."""
     obs = decision.observation
-    legal = _by_text(decision)
+    legal = decision.by_text()
     phase = obs["phase"]
     v = _View(obs)
     if phase == "discard":

@@ -296,14 +296,10 @@ def _single_gain(board: _Board, seat: int, cup: int) -> float:
     return _best_use(board, seat, board.uses_b(seat, sections))[0]
 
 
-def _options(decision: Decision) -> dict[str, int]:
-    return dict(zip(decision.legal_texts, decision.legal_actions, strict=True))
-
-
 def choose(decision: Decision) -> int:
     """Returns the rule-based player's action."""
     obs = decision.observation
-    options = _options(decision)
+    options = decision.by_text()
     phase = obs["phase"]
     seat = decision.seat
     board = _Board(obs)
