@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -137,14 +138,25 @@ def test_evaluate_ranks_a_winning_position_above_a_losing_one():
     assert fd.evaluate(behind)[1] > fd.evaluate(behind)[0]
 
 
-def _play(players: int, agents: list[Any], seed: int) -> State:
-    state = henge.load(GAME, players).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
+def _decisions(state: State, rng: random.Random, limit: int | None = None) -> Iterator[int]:
+    """Yields the seat to act at each of ``state``'s first ``limit`` decisions (all of them without a limit).
+
+    Chance outcomes are drawn with ``rng``; the caller applies the seat's action before the next is asked for.
+    """
+    count = 0
+    while not state.is_terminal() and (limit is None or count < limit):
         seat = state.current_player()
         if seat < 0:
             state.apply_action(sample_chance(state, rng))
             continue
+        yield seat
+        count += 1
+
+
+def _play(players: int, agents: list[Any], seed: int) -> State:
+    state = henge.load(GAME, players).new_initial_state()
+    rng = random.Random(seed)
+    for seat in _decisions(state, rng):
         decision = make_decision(state, seat, random.Random(rng.random()), samples=False)
         action = agents[seat].choose(decision)
         assert action in decision.legal_actions
@@ -164,36 +176,22 @@ def test_only_legal_actions_over_whole_games(players):
 
 def test_evaluate_stays_in_range_along_a_game():
     state = henge.load(GAME, 4).new_initial_state()
-    rng = random.Random(3)
     agent = make_agent("heuristic")
-    steps = 0
-    while not state.is_terminal() and steps < 400:
-        seat = state.current_player()
-        if seat < 0:
-            state.apply_action(sample_chance(state, rng))
-            continue
+    for steps, seat in enumerate(_decisions(state, random.Random(3), limit=400)):
         values = fd.evaluate(state)
         assert len(values) == 4 and all(0.0 <= x <= 1.0 for x in values)
         state.apply_action(agent.choose(make_decision(state, seat, random.Random(steps), samples=False)))
-        steps += 1
 
 
 def test_same_decision_whatever_the_hidden_cards():
     state = henge.load(GAME, 3).new_initial_state()
-    rng = random.Random(5)
     agent = make_agent("heuristic")
-    checked = 0
-    while not state.is_terminal() and checked < 150:
-        seat = state.current_player()
-        if seat < 0:
-            state.apply_action(sample_chance(state, rng))
-            continue
+    for checked, seat in enumerate(_decisions(state, random.Random(5), limit=150)):
         twin = state.resample_from_infostate(seat, random.Random(checked))
         a = agent.choose(make_decision(state, seat, random.Random(1), samples=False))
         b = agent.choose(make_decision(twin, seat, random.Random(1), samples=False))
         assert a == b
         state.apply_action(a)
-        checked += 1
 
 
 def test_heuristic_beats_random():

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from positions import random_move
+
 import henge
-from henge.engine import CHANCE
 from henge.server.narrate import narrator
 
 
@@ -18,12 +19,7 @@ def test_the_log_tells_each_seat_its_own_cards_and_never_the_others_hidden_ones(
     before = {seat: state.observation(seat) for seat in seats}
     logs: dict[int | None, list[str]] = {seat: [] for seat in seats}
     while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+        random_move(state, rng)
         for seat in seats:
             after = state.observation(seat)
             lines = narrate(before[seat], after)

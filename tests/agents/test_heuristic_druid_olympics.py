@@ -6,9 +6,9 @@ import random
 from typing import Any
 
 import pytest
+from positions import druid_olympics_position
 
 import henge
-from henge import box
 from henge.agents import make_agent
 from henge.agents.base import make_decision
 from henge.agents.heuristics import KNOWN
@@ -19,49 +19,9 @@ from henge.records import play
 GAME = "druid_olympics"
 
 
-def position(
-    *,
-    phase: str = "block",
-    player: int = 0,
-    runners: list[str],
-    hands: list[list[str]],
-    ends: list[int | None] | None = None,
-    bars: list[str | None] | None = None,
-    disks: list[str | None] | None = None,
-    trilithons: dict[str, str] | None = None,
-    lost: list[int] | None = None,
-) -> State:
-    """Returns a crafted three-player position; cards not in a hand lie in the draw pile."""
-    game = henge.load(GAME, 3)
-    held = {c for hand in hands for c in hand}
-    tri: list[str | None] = [None] * 5
-    for colour, place in (trilithons or {}).items():
-        tri[box.PLAYER_COLOURS.index(colour)] = f"trilithon {colour} on {place}"
-    fields: dict[str, Any] = {
-        "phase": phase,
-        "player": player,
-        "first": 0,
-        "turn": 3,
-        "runners": runners,
-        "ends": ends or [None] * 3,
-        "lost_turns": lost or [0] * 3,
-        "skipping": [False] * 3,
-        "drained": [False] * 3,
-        "bars": bars or [None] * 3,
-        "disks": disks or [None] * 3,
-        "trilithons": tri,
-        "hands": hands,
-        "draw_pile": [t for t in box.CARD_TEXT if t not in held],
-        "discard_pile": [],
-        "table": [],
-        "target": None,
-        "log": [],
-        "winners": [],
-        "reason": "",
-    }
-    data = game.new_initial_state().to_json()
-    data["state"] = fields
-    return game.state_from_json(data)
+def position(**fields: Any) -> State:
+    """Returns a crafted three-player position on the third turn; cards not in a hand lie in the draw pile."""
+    return druid_olympics_position(3, turn=3, **fields)
 
 
 def choice(state: State) -> str:

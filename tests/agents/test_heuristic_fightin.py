@@ -2,87 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
+
+from positions import fightin_position as position
+from positions import random_move
 
 import henge
 from henge import box
 from henge.agents.base import Decision, make_decision
 from henge.agents.heuristics import fightin
-from henge.engine import CHANCE, State
+from henge.engine import State
 
 GAME = henge.load("fightin")
 COLOURS = box.PLAYER_COLOURS
-EVENTS = ("fightin", "drinkin", "stealin")
-_PLAYER_NUMBERS = [n for n in range(1, 30) if n not in (6, 12, 18, 24, 25)]
-DECKS = ([f"{n}d" for n in _PLAYER_NUMBERS], [f"{n}n" for n in _PLAYER_NUMBERS])
-MONSTERS = [f"{n}{p}" for n in (6, 12, 18, 24, 25, 30) for p in "nd"] + [f"T-{c}" for c in COLOURS]
-
-
-def position(
-    *,
-    hands: tuple[list[str], list[str]],
-    fight: tuple[list[str], list[str]] = (["2d"], ["2n"]),
-    drink: tuple[list[str], list[str]] = (["3d"], ["3n"]),
-    steal: tuple[list[str], list[str]] = (["4d"], ["4n"]),
-    monsters: tuple[str, ...] = ("12d",),
-    round: int = 1,
-    awards: tuple[list[int], list[int]] = ([0] * 5, [0] * 5),
-    loot: dict[str, list[int]] | None = None,
-    altar: int = 0,
-    lawyer: int = 30,
-    wee: dict[str, int] | None = None,
-) -> State:
-    """Returns the state at seat 0's first placement of a round, with everything else as given."""
-    loot = loot or {}
-    board = {"fightin": fight, "drinkin": drink, "stealin": steal}
-    decks = []
-    for seat in (0, 1):
-        used = set(hands[seat]) | {c for cards in board.values() for c in cards[seat]}
-        decks.append([c for c in DECKS[seat] if c not in used])
-    stock = []
-    for colour in range(5):
-        held = awards[0][colour] + awards[1][colour] + sum(counts[colour] for counts in loot.values())
-        stock.append(10 - held - (altar if colour == 1 else 0))
-    holders = [None] * 5
-    for colour, seat in (wee or {}).items():
-        holders[COLOURS.index(colour)] = seat
-    fields = {
-        "phase": "choose",
-        "step": "places",
-        "kind": "place",
-        "player": 0,
-        "event": 0,
-        "round": round,
-        "hands": [list(h) for h in hands],
-        "decks": decks,
-        "board": {name: [list(cards[0]), list(cards[1])] for name, cards in board.items()},
-        "face_down": {name: [None, None] for name in EVENTS},
-        "monsters": list(monsters),
-        "monster_deck": [c for c in MONSTERS if c not in monsters],
-        "discards": [[], []],
-        "monster_discards": [],
-        "loot": loot,
-        "awards": [list(awards[0]), list(awards[1])],
-        "stock": stock,
-        "altar": altar,
-        "lawyer": lawyer,
-        "wee_lawyers": holders,
-        "gonagal": -1,
-        "lead": -1,
-        "high": None,
-        "second": None,
-        "taken": 0,
-        "habeas": [0, 0],
-        "dropped": [None, None],
-        "scores": [],
-        "winners": [],
-        "log": [],
-    }
-    data = {"format": "henge-state", "game": "fightin", "version": GAME.info.version, "players": 2}
-    data.update({"options": {}, "history": [], "state": fields})
-    return GAME.state_from_json(json.loads(json.dumps(data)))
 
 
 def decide(state: State) -> str:
@@ -254,12 +187,7 @@ def test_evaluate_is_the_result_at_the_end():
     state = GAME.new_initial_state()
     rng = random.Random(5)
     while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
+        random_move(state, rng)
     assert fightin.evaluate(state) == state.returns()
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 import pytest
+from positions import spell_casting_position
 
 import henge
-from henge import box
 from henge.agents.base import make_decision
 from henge.agents.heuristics import spell_casting as heuristic
 from henge.engine import State
@@ -20,61 +19,9 @@ PARK = [f"{ring} {m}" for ring in ("outer", "coloured", "middle") for m in range
 """Where the components not named in a position wait: sections 2 and 3, apart, off the figures' numbers."""
 
 
-def position(
-    board: dict[str, int],
-    *,
-    figures: dict[str, str] | None = None,
-    energy: tuple[int, ...] = (2, 2, 2, 1, 1, 1),
-    players: int = 3,
-    park: list[str] | None = None,
-) -> State:
-    """Returns seat 0's turn (phase 'take'); components not named in ``board`` wait on ``park`` cells."""
-    game = henge.load("spell_casting", players)
-    rings: dict[str, list[int | None]] = {"outer": [None] * 30, "coloured": [None] * 30, "middle": [None] * 30}
-    rings["inner"] = [None] * 60
-    counts = [0] * players
-    for text, seat in board.items():
-        name, rest = text.split(" ", 1)
-        index = box.inner_index(int(rest.split()[0]), rest.endswith("day")) if name == "inner" else int(rest) - 1
-        rings[name][index] = seat
-        counts[seat] += 1
-    free = [c for c in (park or PARK) if c not in board]
-    for seat in range(players):
-        for _ in range(7 - counts[seat]):
-            name, number = free.pop(0).split()
-            rings[name][int(number) - 1] = seat
-    stones = dict.fromkeys(FIGURES, "30 day") | (figures or {})
-    in_play = [*FIGURES[: players + 1], "gray"]
-    inner = [rings["inner"].count(s) for s in range(players)]
-    private = [[0] * 6 for _ in range(players)]
-    for seat in range(players):
-        private[seat][0] = inner[seat]
-    turned = 8 * players + 2
-    fields: dict[str, Any] = {
-        "phase": "take",
-        "player": 0,
-        "private_seat": -1,
-        "turns": 0,
-        "setup_cards": [box.CARD_TEXT[c] for c in range(turned)],
-        "draw_pile": [box.CARD_TEXT[c] for c in range(turned, 60)],
-        "rings": rings,
-        "figures": [stones[f] if f in in_play else None for f in FIGURES],
-        "energy": list(energy),
-        "private": private,
-        "private_placed": inner,
-        "held": [0] * players,
-        "action": None,
-        "action_cup": None,
-        "hand": [],
-        "uses": [0, 0, 0],
-        "chain": None,
-        "recent": [],
-        "winners": [],
-        "reason": "",
-    }
-    data = game.new_initial_state().to_json()
-    data["state"] = fields
-    return game.state_from_json(json.loads(json.dumps(data)))
+def position(board: dict[str, int], **fields: Any) -> State:
+    """Returns seat 0's turn of three players (phase 'take'); components not named in ``board`` wait on ``PARK``."""
+    return spell_casting_position(3, board=board, park=PARK, **fields)
 
 
 def choice(state: State) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 import json
 import random
-from typing import Any
 
 import pytest
+from positions import SPELL_CASTING_PARK as PARK
+from positions import spell_casting_position as position
 
 import henge
 from henge import box
@@ -16,79 +17,6 @@ from henge.games import spell_casting as sc
 from henge.games import spell_casting_board as sb
 
 ALL_CUPS = ["place in1", "place in2", "place in3", "place out1", "place out2", "place out3"]
-PARK = [f"outer {m}" for m in range(21, 30)] + [f"coloured {m}" for m in range(21, 30)]
-PARK += [f"middle {m}" for m in range(21, 30)] + [f"outer {m}" for m in range(11, 20)]
-
-
-def position(
-    players: int = 4,
-    *,
-    variant: str = "standard",
-    board: dict[str, int] | None = None,
-    figures: dict[str, str] | None = None,
-    energy: list[int] | None = None,
-    private: dict[tuple[int, str], int] | None = None,
-    held: list[int] | None = None,
-    player: int = 0,
-    turns: int = 0,
-    park: list[str] | None = None,
-) -> sc.SpellCastingState:
-    """Returns a position at the start of ``player``'s action (phase 'take').
-
-    ``board`` maps cells (``coloured 13``, ``inner 13 day``) to seats; every other
-    component waits on the ``park`` cells. Figures not named stand on 30 day.
-    """
-    game = henge.load("spell_casting", players, variant=variant)
-    rings: dict[str, list[int | None]] = {"outer": [None] * 30, "coloured": [None] * 30, "middle": [None] * 30}
-    rings["inner"] = [None] * 60
-    counts = [0] * players
-    for text, seat in (board or {}).items():
-        name, rest = text.split(" ", 1)
-        index = box.inner_index(int(rest.split()[0]), rest.endswith("day")) if name == "inner" else int(rest) - 1
-        rings[name][index] = seat
-        counts[seat] += 1
-    free = [c for c in (park or PARK) if c not in (board or {})]
-    for seat in range(players):
-        for _ in range(7 - counts[seat]):
-            name, number = free.pop(0).split()
-            rings[name][int(number) - 1] = seat
-    stones = ["30 day"] * 6
-    for colour, stone in (figures or {}).items():
-        stones[sb.FIGURE_NAMES.index(colour)] = stone
-    in_play = [*range(players + 1), 5]
-    inner = [rings["inner"].count(s) for s in range(players)]
-    cups = [[0] * 6 for _ in range(players)]
-    for (seat, cup), count in (private or {}).items():
-        cups[seat][sb.CUP_NAMES.index(cup)] = count
-    placed = [sum(row) for row in cups]
-    held = held or [0] * players
-    turned = 8 * players + 2
-    fields: dict[str, Any] = {
-        "phase": "return held disks" if held[player] else "take",
-        "player": player,
-        "private_seat": -1,
-        "turns": turns,
-        "setup_cards": [box.CARD_TEXT[c] for c in range(turned)],
-        "draw_pile": [box.CARD_TEXT[c] for c in range(turned, 60)],
-        "rings": rings,
-        "figures": [stones[f] if f in in_play else None for f in range(6)],
-        "energy": energy if energy is not None else [2, 2, 2, 1, 1, 1],
-        "private": cups,
-        "private_placed": placed,
-        "held": held,
-        "action": None,
-        "action_cup": None,
-        "hand": [],
-        "uses": [0, 0, 0],
-        "chain": None,
-        "recent": [],
-        "winners": [],
-        "reason": "",
-    }
-    assert placed == inner, "a crafted position needs one private disk per inner component"
-    data = game.new_initial_state().to_json()
-    data["state"] = fields
-    return game.state_from_json(json.loads(json.dumps(data)))
 
 
 def play(state: sc.SpellCastingState, *texts: str) -> None:
