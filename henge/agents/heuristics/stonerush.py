@@ -46,7 +46,7 @@ def _finish_odds(pos: list[float], end: int) -> list[float]:
     A lead counts e-fold per ``0.8 * sqrt(spaces left + 1)`` spaces (at least
     1.5): the fewer the turns left, the less a lead can still be undone.
     """
-    t = max(1.5, 0.8 * math.sqrt(end - max(pos) + 1))
+    t = max(1.5, 0.8 * math.sqrt(max(0.0, end - max(pos)) + 1))
     weights = [math.exp(p / t) for p in pos]
     total = sum(weights)
     return [w / total for w in weights]
@@ -205,6 +205,33 @@ _DRAW_WORTH = 0.25
 """Chance that a card drawn blind pushes the drawer's own druid forward (10 of the 42 cards)."""
 _CARD_WORTH = 0.5
 """Spaces a card in hand that pushes the holder's own druid forward is worth now."""
+_EXPOSURE = 3.0
+"""Spaces a druid loses when every rival is sure whose it is (rivals push back the druids they can place)."""
+
+
+def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
+    """Returns, per seat, how surely the rivals can tell its colour from the plays in view, less a blind guess.
+
+    Each rival reads the plays as the rule-based player does
+    (:func:`_colour_odds`): a seat is taken to race one of the four colours
+    that are not the rival's own, the odds growing e-fold for every two
+    spaces it moved that druid forward. The result is the rivals' mean
+    chance on the seat's true colour, less 1/4.
+    """
+    players = len(own)
+    push = [[0.0] * 5 for _ in range(players)]
+    for seat, _cards, colour, before, after in plays:
+        if colour != _BLACK:
+            push[seat][colour] += after - before
+    exposed = []
+    for seat in range(players):
+        weights = [math.exp(0.5 * max(-6.0, min(6.0, p))) for p in push[seat]]
+        total = 0.0
+        for rival in range(players):
+            if rival != seat:
+                total += weights[own[seat]] / (sum(weights) - weights[own[rival]])
+        exposed.append(total / (players - 1) - 0.25)
+    return exposed
 
 
 def evaluate(state: State) -> list[float]:
@@ -237,6 +264,10 @@ def evaluate(state: State) -> list[float]:
         cards = [_CARD[t] for t in hand]
         forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
         effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, 4 - len(cards)))
+    if _EXPOSURE:
+        for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
+            colour = own[seat]
+            effective[colour] -= _EXPOSURE * exposed * (end - pos[colour]) / end
     odds = _finish_odds(effective, end)
     values = [odds[c] for c in own]
     unheld = sum(odds[c] for c in range(5) if c not in own)
