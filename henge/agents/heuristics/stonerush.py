@@ -82,6 +82,11 @@ def _rival_colours(obs: dict[str, Any], mine: int) -> list[float]:
     return [0.0 if c == mine else 1.0 - free[c] for c in range(5)]
 
 
+def _pushed_odds(pushed: float) -> float:
+    """Returns the relative odds that a seat races a druid it moved ``pushed`` spaces forward in view."""
+    return math.exp(0.5 * max(-6.0, min(6.0, pushed)))
+
+
 def _colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
     """Returns, per seat, the relative odds of each colour being its own (own seat and colour: 0).
 
@@ -101,7 +106,7 @@ def _colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
         if seat == me:
             odds.append([0.0] * 5)
             continue
-        odds.append([0.0 if c == mine else math.exp(0.5 * max(-6.0, min(6.0, push[seat][c]))) for c in range(5)])
+        odds.append([0.0 if c == mine else _pushed_odds(push[seat][c]) for c in range(5)])
     return odds
 
 
@@ -214,8 +219,7 @@ def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
 
     Each rival reads the plays as the rule-based player does
     (:func:`_colour_odds`): a seat is taken to race one of the four colours
-    that are not the rival's own, the odds growing e-fold for every two
-    spaces it moved that druid forward. The result is the rivals' mean
+    that are not the rival's own, with odds :func:`_pushed_odds`. The result is the rivals' mean
     chance on the seat's true colour, less 1/4.
     """
     players = len(own)
@@ -225,11 +229,12 @@ def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
             push[seat][colour] += after - before
     exposed = []
     for seat in range(players):
-        weights = [math.exp(0.5 * max(-6.0, min(6.0, p))) for p in push[seat]]
+        weights = [_pushed_odds(p) for p in push[seat]]
+        whole = sum(weights)
         total = 0.0
         for rival in range(players):
             if rival != seat:
-                total += weights[own[seat]] / (sum(weights) - weights[own[rival]])
+                total += weights[own[seat]] / (whole - weights[own[rival]])
         exposed.append(total / (players - 1) - 0.25)
     return exposed
 
@@ -264,10 +269,9 @@ def evaluate(state: State) -> list[float]:
         cards = [_CARD[t] for t in hand]
         forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
         effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, 4 - len(cards)))
-    if _EXPOSURE:
-        for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
-            colour = own[seat]
-            effective[colour] -= _EXPOSURE * exposed * (end - pos[colour]) / end
+    for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
+        colour = own[seat]
+        effective[colour] -= _EXPOSURE * exposed * (end - pos[colour]) / end
     odds = _finish_odds(effective, end)
     values = [odds[c] for c in own]
     unheld = sum(odds[c] for c in range(5) if c not in own)
