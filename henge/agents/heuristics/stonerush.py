@@ -210,8 +210,10 @@ _DRAW_WORTH = 0.25
 """Chance that a card drawn blind pushes the drawer's own druid forward (10 of the 42 cards)."""
 _CARD_WORTH = 0.5
 """Spaces a card in hand that pushes the holder's own druid forward is worth now."""
-_EXPOSURE = 3.0
-"""Spaces a druid loses when every rival is sure whose it is (rivals push back the druids they can place)."""
+_EXPOSURE = {3: 2.0, 4: 3.0, 5: 3.0}
+"""Spaces a druid loses, by player count, when every rival is sure whose it is (rivals push back the
+druids they can place). Measured: 3 spaces at 3 players left the search level with the rule-based
+player, 2 put it clearly ahead (docs/agents.md)."""
 
 
 def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
@@ -269,9 +271,10 @@ def evaluate(state: State) -> list[float]:
         cards = [_CARD[t] for t in hand]
         forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
         effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, 4 - len(cards)))
+    weight = _EXPOSURE[len(own)]
     for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
         colour = own[seat]
-        effective[colour] -= _EXPOSURE * exposed * (end - pos[colour]) / end
+        effective[colour] -= weight * exposed * (end - pos[colour]) / end
     odds = _finish_odds(effective, end)
     values = [odds[c] for c in own]
     unheld = sum(odds[c] for c in range(5) if c not in own)
