@@ -1,7 +1,7 @@
 """The Stonehenge Anthology box: colours, the 65-card deck, the pieces and the board.
 
-Every game takes its cards, pieces and board geometry from here (see
-``shared/COMPONENTS.md``); no game re-declares a card or a colour. Cards are
+Every game takes its cards, pieces and board geometry from here (the
+anthology's components); no game re-declares a card or a colour. Cards are
 small integers so that game states stay flat lists of ints:
 
 * number card ``n`` (1..30) of phase night/day: ``2 * (n - 1) + (1 if day else 0)``

@@ -14,10 +14,10 @@ from typing import Any
 import henge
 from henge import box
 from henge.engine import CHANCE, State
-from henge.games import spell_casting as sc
-from henge.games import spell_casting_board as sb
-from henge.games.druid_olympics import DruidOlympicsState
-from henge.games.fightin_parts import DECKS, MONSTER_DECK
+from henge.games.druid_olympics.rules import DruidOlympicsState
+from henge.games.fightin.parts import DECKS, MONSTER_DECK
+from henge.games.spell_casting import board as sb
+from henge.games.spell_casting import rules as sc
 
 # --- Fightin' an' Drinkin' an' Stealin'! ---------------------------------------------------------
 

@@ -336,7 +336,7 @@ def test_a_server_restart_in_the_middle_of_a_game_resumes_it(browser, server):
 def test_a_game_without_its_own_drawing_is_playable_with_the_generic_one(browser, server):
     """A new game needs no drawing of its own: the observation's fields and the legal actions do."""
     page = _page(browser)
-    page.route("**/static/games/stonerush.js", lambda route: route.fulfill(status=404, body=""))
+    page.route("**/games/stonerush/board.js", lambda route: route.fulfill(status=404, body=""))
     _create_in_lobby(page, server, "stonerush", 3, "bluestones", ["person", "bot:random", "bot:random"])
     page.click("#go-to-table")
     assert _settled(page) == "act"

@@ -14,9 +14,9 @@ from web_support import CARD
 import henge
 from henge import box
 from henge.cli import main
+from henge.games.stonerush import narrate as stonerush_log
 from henge.server.board import FILL, board_svg
 from henge.server.narrate import generic, narrator
-from henge.server.narrate import stonerush as stonerush_log
 from henge.server.store import database_url, describe_error, safe_url
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -112,7 +112,8 @@ def test_the_generic_log_names_the_fields_that_changed():
     many = {f"f{k}": k for k in range(20)}
     assert len(generic(many, {k: v + 1 for k, v in many.items()})) == 8
     assert narrator("stonerush") is stonerush_log.narrate
-    assert narrator("no_such_game") is generic
+    with pytest.raises(ValueError, match="unknown game 'no_such_game'"):
+        narrator("no_such_game")
 
 
 def test_database_urls():

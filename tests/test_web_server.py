@@ -481,7 +481,10 @@ def test_games_api_lists_games_and_bots(tmp_path):
         assert [g["id"] for g in data["games"]] == GAMES
         assert data["bots"] == henge.agents.agent_names()
         assert client.get("/healthz").json() == {"status": "ok"}
-        assert client.get("/static/games/generic.js").status_code == 200
+        assert client.get("/static/generic.js").status_code == 200
+        assert 'Henge.register("stonerush"' in client.get("/games/stonerush/board.js").text
+        missing = client.get("/games/nonesuch/board.js")
+        assert missing.status_code == 404 and missing.json()["code"] == "no_game"
 
 
 def test_postgresql_keeps_tables_across_a_restart(postgres_url):

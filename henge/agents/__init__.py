@@ -91,7 +91,7 @@ def check_agent(spec: str, game_id: str, *, evaluation: bool = False) -> None:
     """Raises ValueError if the bot ``spec`` cannot be made or cannot play ``game_id``."""
     make_agent(spec, evaluation=evaluation)
     if spec.split(":")[0] == "heuristic" and not heuristics.has_heuristic(game_id):
-        raise ValueError(f"no heuristic player for {game_id!r} yet; games with one: {', '.join(heuristics.KNOWN)}")
+        raise ValueError(f"no heuristic player for {game_id!r}; games with one: {', '.join(heuristics.known())}")
 
 
 __all__ = [

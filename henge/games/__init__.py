@@ -1,5 +1,6 @@
-"""One module per rule set; importing this package registers every game."""
+"""The games that ship with henge, one package each (``henge/games/<id>/``).
 
-from henge.games import druid_olympics, fightin, first_druid, spell_casting, stonerush
-
-__all__ = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
+Nothing here is imported to find them: each package offers a ``PLUGIN`` descriptor
+through the ``henge.games`` entry-point group (pyproject.toml), the same way a game from
+another installed package does.
+"""

@@ -15,12 +15,12 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from henge.agents import agent_names
-from henge.engine import CHANCE, State
+from henge.engine import CHANCE, State, list_games, plugin
 from henge.records import RECORD_FORMAT, RECORD_VERSION
 from henge.server import pages
 from henge.server.store import FINISHED, Store
@@ -104,6 +104,15 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     app.state.store = store
     static = resources.files("henge.server").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.get("/games/{game_id}/board.js")
+    async def game_drawing(game_id: str) -> Response:
+        if game_id not in list_games():
+            return _error("no such game", code="no_game", status=404)
+        script = plugin(game_id).board_script()
+        if script is None:
+            return _error("this game draws with the generic drawing", code="no_drawing", status=404)
+        return Response(script, media_type="text/javascript")
 
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from html import escape
-from importlib import resources
 from typing import Any
 
 from henge import box
 from henge.agents import agent_names
+from henge.engine import plugin
 from henge.server.board import FILL, board_svg
 from henge.server.tables import games_info
 
@@ -30,12 +30,20 @@ def _box_data() -> dict[str, Any]:
 
 
 def has_drawing(game_id: str) -> bool:
-    """Returns True if the game has its own drawing script (``static/games/<id>.js``)."""
-    return resources.files("henge.server").joinpath("static", "games", f"{game_id}.js").is_file()
+    """Returns True if the game's descriptor names a drawing script of its own (served at ``/games/<id>/board.js``)."""
+    return plugin(game_id).board_js is not None
+
+
+def _scripts(game_id: str, page_script: str) -> list[str]:
+    scripts = ["/static/henge.js", "/static/board.js", "/static/generic.js"]
+    if has_drawing(game_id):
+        scripts.append(f"/games/{game_id}/board.js")
+    scripts.append(f"/static/{page_script}")
+    return scripts
 
 
 def _page(title: str, body: str, scripts: list[str], *, data: dict[str, Any]) -> str:
-    tags = "\n".join(f'<script src="/static/{escape(s)}"></script>' for s in scripts)
+    tags = "\n".join(f'<script src="{escape(s)}"></script>' for s in scripts)
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -135,7 +143,7 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
     return _page(
         "the lobby",
         body,
-        ["henge.js", "lobby.js"],
+        ["/static/henge.js", "/static/lobby.js"],
         data={"games": games, "bots": agent_names(), "box": _box_data()},
     )
 
@@ -143,10 +151,7 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
 def table_page(info: dict[str, Any]) -> str:
     """Returns a table's page: the board, the hand, the actions, the seats and the log."""
     game_id = info["game"]
-    scripts = ["henge.js", "board.js", "games/generic.js"]
-    if has_drawing(game_id):
-        scripts.append(f"games/{game_id}.js")
-    scripts.append("table.js")
+    scripts = _scripts(game_id, "table.js")
     body = f"""
 <main class="table-page" id="table">
 <section class="play-area">
@@ -171,10 +176,7 @@ def table_page(info: dict[str, Any]) -> str:
 def replay_page(info: dict[str, Any]) -> str:
     """Returns the replay page of a finished table: every step, everything revealed."""
     game_id = info["game"]
-    scripts = ["henge.js", "board.js", "games/generic.js"]
-    if has_drawing(game_id):
-        scripts.append(f"games/{game_id}.js")
-    scripts.append("replay.js")
+    scripts = _scripts(game_id, "replay.js")
     body = f"""
 <main class="table-page replay" id="replay">
 <section class="play-area">

@@ -1,13 +1,13 @@
-"""Terminal play: each game's drawing (``henge.terminal.<game_id>``) and the shared loops.
+"""Terminal play: the shared pieces of every game's drawing, and the shared loops.
 
-A game's drawing module offers ``render(observation) -> RenderableType`` and
+A game's descriptor names its drawing module (``henge/games/<id>/terminal.py`` for the
+games that ship with henge), which offers ``render(observation) -> RenderableType`` and
 ``describe_decision(observation) -> str``; it sees only the observation of
 the seat it draws for, so the terminal can show nothing a seat may not know.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -17,6 +17,7 @@ from rich.pretty import Pretty
 from rich.text import Text
 
 from henge import box
+from henge.engine import plugin
 
 STYLE = {
     "white": "bold white",
@@ -57,10 +58,7 @@ def cards(texts: list[str] | None) -> Text:
 
 
 def _module(game_id: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(f"henge.terminal.{game_id}")
-    except ModuleNotFoundError:
-        return None
+    return plugin(game_id).load_terminal()
 
 
 def renderer(game_id: str) -> Callable[[dict[str, Any]], RenderableType]:

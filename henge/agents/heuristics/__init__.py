@@ -1,6 +1,7 @@
 """Per-game knowledge for bots: a rule-based player and a position evaluation.
 
-Each module here is named after a game id and offers two functions:
+A game's descriptor names its bot module (``henge/games/<id>/bot.py`` for the
+games that ship with henge), which offers:
 
 * ``choose(decision) -> int``: a small, readable rule-based player that
   reads only the decision (the seat's observation, the legal actions and the
@@ -18,36 +19,46 @@ Each module here is named after a game id and offers two functions:
   mostly push their own druids forward). ``ismcts`` keeps samples in
   proportion to it.
 
-Modules never import ``henge.games``: they know their game's rules as a
-player does and read states through the public State API alone.
+Bot modules never import their game's rules: they know the rules as a player
+does and read states through the public State API alone (import contracts in
+pyproject.toml say so).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
+from functools import cache
 from types import ModuleType
 from typing import Any, cast
 
 from henge.agents.base import Decision
-from henge.engine import State
-
-KNOWN = ("stonerush", "fightin", "druid_olympics", "first_druid", "spell_casting")
-"""Games that have a heuristic module."""
+from henge.engine import State, list_games, plugin
 
 Evaluator = Callable[[State], list[float]]
 
 
+@cache
+def _module(game_id: str) -> ModuleType | None:
+    return plugin(game_id).load_bot()
+
+
+def known() -> list[str]:
+    """Returns the games that have a rule-based player."""
+    return [g for g in list_games() if plugin(g).bot is not None]
+
+
 def has_heuristic(game_id: str) -> bool:
     """Returns True if ``game_id`` has a rule-based player and an evaluation."""
-    return game_id in KNOWN
+    return game_id in list_games() and plugin(game_id).bot is not None
 
 
 def module_for(game_id: str) -> ModuleType:
-    """Returns the heuristic module of a game; raises ValueError naming the games that have one."""
-    if game_id not in KNOWN:
-        raise ValueError(f"no heuristic player for {game_id!r} yet; games with one: {', '.join(KNOWN)}")
-    return importlib.import_module(f"henge.agents.heuristics.{game_id}")
+    """Returns the bot module of a game; raises ValueError naming the games that have one."""
+    if not has_heuristic(game_id):
+        raise ValueError(f"no heuristic player for {game_id!r}; games with one: {', '.join(known())}")
+    module = _module(game_id)
+    assert module is not None
+    return module
 
 
 def chooser(game_id: str) -> Callable[[Decision], int]:
@@ -57,14 +68,14 @@ def chooser(game_id: str) -> Callable[[Decision], int]:
 
 def guide(game_id: str) -> Callable[[Decision], int] | None:
     """Returns the rule-based player that guides a search, or None for a game without one."""
-    return chooser(game_id) if game_id in KNOWN else None
+    return chooser(game_id) if has_heuristic(game_id) else None
 
 
 def evaluator(game_id: str) -> Evaluator | None:
     """Returns the position evaluation of a game, or None where there is none."""
-    if game_id not in KNOWN:
+    if not has_heuristic(game_id):
         return None
-    return cast(Evaluator, module_for(game_id).evaluate)
+    return cast(Evaluator | None, getattr(module_for(game_id), "evaluate", None))
 
 
 Belief = Callable[[State], float]
@@ -72,7 +83,7 @@ Belief = Callable[[State], float]
 
 def belief(game_id: str, observation: dict[str, Any]) -> Belief | None:
     """Returns the weight a seat gives sampled states after what it saw, or None for uniform samples."""
-    if game_id not in KNOWN:
+    if not has_heuristic(game_id):
         return None
     make = getattr(module_for(game_id), "belief", None)
     return None if make is None else cast(Belief | None, make(observation))
@@ -80,6 +91,6 @@ def belief(game_id: str, observation: dict[str, Any]) -> Belief | None:
 
 def search_settings(game_id: str) -> dict[str, Any]:
     """Returns the search settings a game's module names for it (``SEARCH``), or none."""
-    if game_id not in KNOWN:
+    if not has_heuristic(game_id):
         return {}
     return dict(getattr(module_for(game_id), "SEARCH", {}))

@@ -1,18 +1,19 @@
 """The log a seat reads, written from its successive observations and nothing else.
 
-Each game may have a module here named after its id with
-``narrate(before, after) -> list[str]``; ``before`` and ``after`` are two
-successive observations of one seat (or of a spectator). A game without one
-gets :func:`generic`, which names the fields that changed. Because the lines
+A game's descriptor may name a narrator (``henge/games/<id>/narrate.py`` for the
+games that ship with henge), ``narrate(before, after) -> list[str]``; ``before``
+and ``after`` are two successive observations of one seat (or of a spectator). A
+game without one gets :func:`generic`, which names the fields that changed. Because the lines
 are made only from what the seat saw, the log can tell nothing the seat did
 not already know.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
+
+from henge.engine import plugin
 
 Observation = dict[str, Any]
 Narrator = Callable[[Observation | None, Observation], list[str]]
@@ -23,12 +24,21 @@ _MAX_TEXT = 90
 
 
 def narrator(game_id: str) -> Narrator:
-    """Returns the narrator of a game: its own module's ``narrate``, or :func:`generic`."""
-    try:
-        module = importlib.import_module(f"henge.server.narrate.{game_id}")
-    except ModuleNotFoundError:
-        return generic
-    return getattr(module, "narrate", generic)
+    """Returns the narrator of a game: its own, or :func:`generic`."""
+    own = plugin(game_id).load_narrator()
+    return generic if own is None else own
+
+
+def seat_name(obs: Observation, seat: Any) -> str:
+    """Returns how the seat reading ``obs`` names ``seat``: "you" for itself, else "seat k"."""
+    return "you" if seat is not None and seat == obs["seat"] else f"seat {seat}"
+
+
+def grew(before: list[Any], after: list[Any]) -> list[Any]:
+    """Returns what was added at the end of a list (nothing if it changed otherwise)."""
+    if len(after) > len(before) and after[: len(before)] == before:
+        return after[len(before) :]
+    return []
 
 
 def short(value: Any) -> str:

@@ -110,7 +110,7 @@ const Henge = (() => {
     return String(v);
   }
 
-  // The drawings of the games (static/games/<id>.js); each falls back on the generic one.
+  // The drawings of the games (each game's board.js, served at /games/<id>/board.js); each falls back on the generic one.
   const games = {};
   function register(id, drawing) {
     games[id] = drawing;

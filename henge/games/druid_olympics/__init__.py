@@ -1,0 +1,15 @@
+"""Druid Olympics: the rules, the rule-based player, the log lines and the drawings."""
+
+from henge.engine import GamePlugin
+
+PLUGIN = GamePlugin(
+    id="druid_olympics",
+    package=__name__,
+    game="rules:DruidOlympics",
+    bot="bot",
+    narrator="narrate:narrate",
+    terminal="terminal",
+    board_js="board.js",
+    rules_page="rules.md",
+    public=("course",),
+)

@@ -1,0 +1,374 @@
+"""The Druid Olympics course: its spaces, the block placements and how a runner moves.
+
+Rulings D1-D5 and D8 (``docs/games/druid_olympics.md``); the rules module
+:mod:`henge.games.druid_olympics.rules` holds the state and the turn order. The
+course is a public fact of the board: the rule-based player and the drawings read it too.
+
+Every space a block can cover has one id (``SPACES`` in all):
+
+* coloured-ring space n (1..30): ``n - 1`` (0..29);
+* numbered space n (1..30): ``29 + n`` (30..59);
+* inner-ring stone of index i (``box.inner_index``, 0 = 1 night .. 59 = 30 day): ``60 + i`` (60..119);
+* bluestone k (1..19): ``119 + k`` (120..138).
+
+A runner's *progress* along the course (D1) uses the same ids for the three
+rings, so one step forward is always ``+1``: coloured 30 (29) is followed by
+numbered 1 (30), numbered 30 (59) by inner 1 night (60). Progress 120..129 is
+the 1st..10th stone of the horseshoe counted from the end the runner chose,
+130 the altar stone.
+
+A block list ``cover`` (one entry per space id) holds who blocks each space:
+``EMPTY``, the seat (0..4) whose bar or disk lies there, or ``TRILITHON + c``
+for the trilithon of colour c.
+"""
+
+from __future__ import annotations
+
+from henge import box
+
+COLOURED, NUMBERED, INNER, BLUESTONE = 0, 30, 60, 119
+SPACES = 139
+HORSESHOE = 120
+"""Progress of the first horseshoe stone."""
+ALTAR = 130
+"""Progress of the altar stone: the finish."""
+HORSESHOE_STONES = box.BLUESTONE_MIDDLE
+EMPTY = -1
+TRILITHON = 5
+"""Cover code of the white trilithon; the others follow in colour order."""
+ENDS = box.BLUESTONE_ENDS
+PATHS: dict[int, tuple[int, ...]] = {end: box.bluestone_path(end) for end in ENDS}
+
+BAR, DISK = 0, 1
+PIECES = ("bar", "disk", "trilithon")
+
+# Card requirements of the placements (D8).
+NEED_COLOUR, NEED_SUM, NEED_PHASE_SUM, NEED_ONE, NEED_ALL = range(5)
+
+
+def space_text(space: int) -> str:
+    """Returns the text of a space id, e.g. ``coloured 7``, ``numbered 13``, ``inner 4 night``, ``bluestone 5``."""
+    if space < NUMBERED:
+        return f"coloured {space + 1}"
+    if space < INNER:
+        return f"numbered {space - 29}"
+    if space < HORSESHOE:
+        return f"inner {box.inner_text(space - INNER)}"
+    return f"bluestone {space - BLUESTONE}"
+
+
+SPACE_TEXT: tuple[str, ...] = tuple(space_text(s) for s in range(SPACES))
+_SPACE_BY_TEXT = {t: s for s, t in enumerate(SPACE_TEXT)}
+
+
+def parse_space(text: object) -> int:
+    """Returns the space id written ``text``; raises ValueError otherwise."""
+    space = _SPACE_BY_TEXT.get(text) if isinstance(text, str) else None
+    if space is None:
+        raise ValueError(f"no space is written {text!r}")
+    return space
+
+
+def stone_at(end: int, progress: int) -> int:
+    """Returns the bluestone (1..19) of horseshoe progress 120..129 walked from ``end``."""
+    return PATHS[end][progress - HORSESHOE]
+
+
+def runner_text(progress: int, end: int) -> str:
+    """Returns where a runner stands: a space text or ``altar``."""
+    if progress < HORSESHOE:
+        return SPACE_TEXT[progress]
+    if progress == ALTAR:
+        return "altar"
+    return f"bluestone {stone_at(end, progress)}"
+
+
+def parse_runner(text: object, end: int) -> int:
+    """Returns the progress of a runner written ``text`` who entered the horseshoe at ``end`` (0: not yet)."""
+    if text == "altar":
+        if end not in ENDS:
+            raise ValueError("a runner on the altar entered the horseshoe at stone 1 or 19")
+        return ALTAR
+    space = parse_space(text)
+    if space < HORSESHOE:
+        if end:
+            raise ValueError(f"a runner on {text} has not entered the horseshoe")
+        return space
+    if end not in ENDS or space - BLUESTONE not in PATHS[end]:
+        raise ValueError(f"{text} is not on the way from bluestone {end} to the middle stone")
+    return HORSESHOE + PATHS[end].index(space - BLUESTONE)
+
+
+# --- block placements (targets) ---------------------------------------------------
+
+
+class Target:
+    """One place a block piece can go, with the cards it asks for (D8)."""
+
+    __slots__ = ("colour", "need", "phase", "piece", "spaces", "text", "value")
+
+    def __init__(self, piece: int, colour: int, spaces: tuple[int, ...], need: int, value: int, phase: int) -> None:
+        self.piece = piece  # BAR, DISK, or TRILITHON + colour
+        self.colour = colour  # trilithon colour, else -1
+        self.spaces = spaces
+        self.need = need
+        self.value = value  # the colour index (NEED_COLOUR) or the sum
+        self.phase = phase  # box.NIGHT / box.DAY for NEED_PHASE_SUM, else -1
+        if piece < TRILITHON:
+            self.text = f"{PIECES[piece]} on {SPACE_TEXT[spaces[0]]}"
+        else:
+            self.text = f"trilithon {box.PLAYER_COLOURS[colour]} on {place_text(spaces)}"
+
+
+def place_text(spaces: tuple[int, ...]) -> str:
+    """Returns the text of a trilithon's place: ``numbered 13``, ``inner 4 night`` or ``bluestones 5-7``."""
+    if spaces[0] < NUMBERED:
+        return SPACE_TEXT[spaces[1]]
+    if spaces[0] < HORSESHOE:
+        return SPACE_TEXT[spaces[0]]
+    return f"bluestones {spaces[0] - BLUESTONE}-{spaces[-1] - BLUESTONE}"
+
+
+def _targets() -> tuple[Target, ...]:
+    targets: list[Target] = []
+    for n in box.NUMBERS:  # a bar on a coloured space: one card of its colour
+        targets.append(Target(BAR, -1, (COLOURED + n - 1,), NEED_COLOUR, box.colour_index(n), -1))
+    for n in box.NUMBERS:  # a bar on a numbered space: cards summing to its number
+        targets.append(Target(BAR, -1, (NUMBERED + n - 1,), NEED_SUM, n, -1))
+    for i in range(box.INNER_STONES):  # a disk on an inner stone: cards of its phase summing to its number
+        n, day = box.inner_stone(i)
+        targets.append(Target(DISK, -1, (INNER + i,), NEED_PHASE_SUM, n, int(day)))
+    for k in range(1, box.BLUESTONES + 1):  # a disk on a bluestone: any one card sacrificed
+        targets.append(Target(DISK, -1, (BLUESTONE + k,), NEED_ONE, 0, -1))
+    for c in range(5):
+        piece = TRILITHON + c
+        for n in box.NUMBERS:  # the numbered space and the coloured space above it
+            targets.append(Target(piece, c, (COLOURED + n - 1, NUMBERED + n - 1), NEED_SUM, n, -1))
+        for i in range(box.INNER_STONES - 3):  # four stones from 1 night .. 29 night
+            n, day = box.inner_stone(i)
+            targets.append(Target(piece, c, tuple(range(INNER + i, INNER + i + 4)), NEED_PHASE_SUM, n, int(day)))
+        for k in range(1, box.BLUESTONES - 1):  # three bluestones, both other cards sacrificed
+            targets.append(Target(piece, c, tuple(range(BLUESTONE + k, BLUESTONE + k + 3)), NEED_ALL, 0, -1))
+    return tuple(targets)
+
+
+TARGETS: tuple[Target, ...] = _targets()
+_BAR_COLOURED, _BAR_NUMBERED, _DISK_INNER, _DISK_BLUE, _TRI = 0, 30, 60, 120, 139
+_TRI_SPAN = 30 + 57 + 17
+
+
+_SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(b for b in range(size) if mask >> b & 1) for mask in range(1, 1 << size)) for size in range(8)
+)
+"""The non-empty subsets of ``range(size)`` for each hand size (hands hold at most three cards)."""
+
+
+def _sums(cards: list[int]) -> dict[int, list[tuple[int, ...]]]:
+    """Returns each sum of a non-empty subset of ``cards`` (number cards) with the subsets making it."""
+    sums: dict[int, list[tuple[int, ...]]] = {}
+    number = box.CARD_NUMBER
+    for subset in _SUBSETS[len(cards)]:
+        chosen = tuple(cards[b] for b in subset)
+        total = sum(number[c] for c in chosen)
+        if total <= box.RING_SPACES:  # D8: sums 1..30, no wrap
+            sums.setdefault(total, []).append(chosen)
+    return sums
+
+
+def _totals(cards: list[int]) -> set[int]:
+    """Returns the sums 1..30 of the non-empty subsets of ``cards`` (number cards)."""
+    number = box.CARD_NUMBER
+    values = [number[c] for c in cards]
+    totals = {sum(values[b] for b in subset) for subset in _SUBSETS[len(values)]}
+    totals.discard(0)
+    return {t for t in totals if t <= box.RING_SPACES}  # D8: no wrap
+
+
+_COLOUR_SPACES = tuple(tuple(range(COLOURED + c, NUMBERED, 6)) for c in range(6))
+
+
+def block_targets(hand: list[int], cover: list[int], seat: int) -> list[int]:
+    """Returns the target indices a seat can place a block on with ``hand`` (sorted).
+
+    A bar's or disk's target index is the id of its space. A space is open to a piece
+    when it is empty or holds that same piece (which is then moved, D8).
+    """
+    numbers = [c for c in hand if c < box.TRILITHON_CARD_BASE]
+    found: list[int] = []
+    any_sums = _totals(numbers)
+    day_sums = _totals([c for c in numbers if box.CARD_IS_DAY[c]])
+    night_sums = _totals([c for c in numbers if box.CARD_IS_NIGHT[c]])
+    phased = [2 * (n - 1) + 1 for n in day_sums] + [2 * (n - 1) for n in night_sums]
+    for colour in {box.CARD_COLOUR[c] for c in numbers}:
+        found.extend(s for s in _COLOUR_SPACES[colour] if cover[s] == EMPTY or cover[s] == seat)
+    for n in any_sums:
+        code = cover[NUMBERED + n - 1]
+        if code == EMPTY or code == seat:
+            found.append(NUMBERED + n - 1)
+    for i in phased:
+        code = cover[INNER + i]
+        if code == EMPTY or code == seat:
+            found.append(INNER + i)
+    if hand:
+        found.extend(s for s in range(HORSESHOE, SPACES) if cover[s] == EMPTY or cover[s] == seat)
+    for card in hand:
+        if card < box.TRILITHON_CARD_BASE:
+            continue
+        c = card - box.TRILITHON_CARD_BASE
+        base = _TRI + c * _TRI_SPAN
+        mine = TRILITHON + c
+        open_ = [code == EMPTY or code == mine for code in cover]
+        found.extend(base + n - 1 for n in any_sums if open_[COLOURED + n - 1] and open_[NUMBERED + n - 1])
+        for i in phased:
+            if i <= 56 and open_[INNER + i] and open_[INNER + i + 1] and open_[INNER + i + 2] and open_[INNER + i + 3]:
+                found.append(base + 30 + i)
+        if len(hand) >= 3:  # the text: both other cards are sacrificed
+            for k in range(1, box.BLUESTONES - 1):
+                if open_[BLUESTONE + k] and open_[BLUESTONE + k + 1] and open_[BLUESTONE + k + 2]:
+                    found.append(base + 87 + k - 1)
+    found.sort()
+    return found
+
+
+def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple[int, ...]]:
+    """Returns the sets of hand cards that, with the cards on the table, pay for ``target``.
+
+    The trilithon card of a trilithon target is laid on the table when the target is chosen.
+    """
+    need = target.need
+    if need == NEED_ONE:
+        return [()] if table else [(c,) for c in hand]
+    if need == NEED_COLOUR:
+        return [()] if table else [(c,) for c in hand if c < 60 and box.CARD_COLOUR[c] == target.value]
+    if need == NEED_ALL:
+        return [tuple(hand)]
+    numbers = [c for c in hand if c < box.TRILITHON_CARD_BASE]
+    if need == NEED_PHASE_SUM:
+        numbers = [c for c in numbers if box.CARD_IS_DAY[c] == (target.phase == box.DAY)]
+    left = target.value - sum(box.CARD_NUMBER[c] for c in table)
+    if left == 0:
+        return [()]
+    return _sums(numbers).get(left, []) if left > 0 else []
+
+
+# --- moving -------------------------------------------------------------------
+
+
+def extra_cost(code: int, seat: int) -> int:
+    """Returns the extra cost of passing a space blocked by ``code`` for ``seat`` (D5): 0, 1 or 2."""
+    if code == EMPTY or code == seat:
+        return 0
+    return 2 if code >= TRILITHON else 1
+
+
+def lost_turns(code: int, in_horseshoe: bool, seat: int) -> int:
+    """Returns the turns a runner loses for ending its move on a space blocked by ``code`` (D6)."""
+    if code == EMPTY or code == seat:
+        return 0
+    if code >= TRILITHON:
+        return 0 if in_horseshoe else 2
+    return 1
+
+
+def coloured_way(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, list[int]]:
+    """Returns the destination of a coloured-ring move (D2) and the blocked spaces in the way.
+
+    ``start`` is a coloured space id below 29; the destination is the next space of
+    ``colour`` ahead, or numbered space 1 when there is none.
+    """
+    space = box.next_coloured_space(start + 1, colour)
+    destination = NUMBERED if space is None else COLOURED + space - 1
+    way = [s for s in range(start + 1, min(destination, NUMBERED)) if extra_cost(cover[s], seat)]
+    return destination, way
+
+
+def coloured_move(cover: list[int], seat: int, start: int, colour: int, paid: int) -> int:
+    """Returns where a coloured-ring move ends when ``paid`` extra cards of ``colour`` were played (D5)."""
+    destination, way = coloured_way(cover, seat, start, colour)
+    for space in way:
+        cost = extra_cost(cover[space], seat)
+        if paid < cost:
+            return space
+        paid -= cost
+    return destination
+
+
+NEED_END = -1
+"""What ring_walk returns when the runner could reach the horseshoe but has not chosen an end."""
+
+
+def _entry_cost(cover: list[int], end: int) -> int:
+    """D5: a trilithon on the first stone makes entering it cost 3 steps."""
+    return 3 if cover[BLUESTONE + PATHS[end][0]] >= TRILITHON else 1
+
+
+def ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> int:
+    """Returns the progress where ``steps`` steps from ``start`` end (D3, D5), or NEED_END.
+
+    ``start`` is coloured 30 or a numbered or inner space; ``end`` is the chosen
+    horseshoe end (0: not chosen). Leaving the block the runner starts on is free
+    (D6); a block entered on the way is passed only if the steps also reach the
+    space beyond it, otherwise the runner ends on its first space.
+    """
+    position = start
+    left = steps
+    exempt = cover[start] if cover[start] >= TRILITHON else EMPTY  # the trilithon under the runner at the start
+    while left > 0:
+        ahead = position + 1
+        if ahead == HORSESHOE:
+            if not end:
+                return NEED_END
+            return HORSESHOE if left >= _entry_cost(cover, end) else position
+        code = cover[ahead]
+        if code != EMPTY and code == exempt:
+            position = ahead
+            left -= 1
+            continue
+        exempt = EMPTY
+        extra = extra_cost(code, seat)
+        if not extra:
+            position = ahead
+            left -= 1
+            continue
+        span = 1
+        while code >= TRILITHON and ahead + span < HORSESHOE and cover[ahead + span] == code:
+            span += 1
+        beyond = ahead + span
+        if beyond == HORSESHOE:
+            if not end:
+                if left >= span + extra + 1:
+                    return NEED_END
+                return ahead
+            beyond_cost = _entry_cost(cover, end)
+        else:
+            beyond_cost = 1
+        if left < span + extra + beyond_cost:
+            return ahead  # D5: ends on the block, the rest is lost
+        position = beyond - 1
+        left -= span + extra
+    return position
+
+
+def horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: int) -> int:
+    """Returns the progress reached in the horseshoe with ``points`` movement points (D4, D5)."""
+    position = start
+    while points > 0 and position < ALTAR:
+        cost = _stone_cost(cover, end, position + 1)
+        if points < cost:
+            break  # D5: a runner who cannot pay stays on the stone before
+        points -= cost
+        position += 1
+        if position == ALTAR:
+            break
+        extra = extra_cost(cover[BLUESTONE + stone_at(end, position)], seat)
+        if extra == 1:  # a disk of another player: one more point to get past
+            if points < 1 + _stone_cost(cover, end, position + 1):
+                break
+            points -= 1
+    return position
+
+
+def _stone_cost(cover: list[int], end: int, progress: int) -> int:
+    if progress == ALTAR:
+        return 1
+    return 3 if cover[BLUESTONE + stone_at(end, progress)] >= TRILITHON else 1

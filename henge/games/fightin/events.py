@@ -1,0 +1,700 @@
+"""Fightin' an' Drinkin' an' Stealin'!: the set-up, the three events and scoring, as steps.
+
+The state runs automatic steps (``run``) until it needs a chance outcome or a
+decision. A step either moves on, sets up a chance node, or asks a seat to
+choose (``_ask``); a choice with one option is made for the seat at once and a
+choice with none is skipped, so only real choices become decisions (G2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from henge import box
+from henge.games.fightin.parts import (
+    AUTO,
+    BLUE,
+    CHOOSE,
+    COLOURS,
+    DEAL,
+    DISCARD_BASE,
+    DISCARD_HIGHEST,
+    DISCARD_MONSTER,
+    DISCARD_OTHER,
+    DISCARD_OWN,
+    DONE,
+    DRAW,
+    DRINK,
+    DROP_BASE,
+    DROP_COLOUR,
+    EVENTS,
+    FIGHT,
+    FLIP,
+    GONAGAL,
+    GREEN,
+    HAND,
+    KILL,
+    KILL_BASE,
+    NAME_BASE,
+    NAME_COLOUR,
+    NO_EVENT,
+    NOUNS,
+    OVER,
+    OWNER,
+    PLACE_BASE,
+    PLAY,
+    RED,
+    ROUND_CAP,
+    SCARPER,
+    SCARPER_BASE,
+    STEAL,
+    STEAL_AWARDS,
+    STEAL_COLOUR_BASE,
+    STEAL_FROM_BASE,
+    TAKE_YELLOW,
+    TAKE_YELLOWS,
+    WHITE,
+    YELLOW,
+)
+
+if TYPE_CHECKING:
+    from henge.games.fightin.rules import FightinState
+
+_NUMBER = box.CARD_NUMBER
+_COLOUR = box.CARD_COLOUR
+_TEXT = box.CARD_TEXT
+_STOPPED = 99  # ``taken`` once a steal is over
+
+
+# -- values ---------------------------------------------------------------------
+
+
+def value(state: FightinState, card: int) -> int:
+    """F3: a player's card is worth its number, or 0 under its owner's Wee Lawyer of its colour."""
+    colour = _COLOUR[card]
+    if colour < 5 and state.wee[colour] == OWNER[card]:
+        return 0
+    return _NUMBER[card]
+
+
+def monster_values(monsters: list[int]) -> list[int]:
+    """F4: a trilithon card counts 0 and doubles the other monster card's number."""
+    values = [0 if box.is_trilithon_card(m) else _NUMBER[m] for m in monsters]
+    if len(monsters) == 2:
+        first, second = (box.is_trilithon_card(m) for m in monsters)
+        if first and not second:
+            values[1] *= 2
+        elif second and not first:
+            values[0] *= 2
+    return values
+
+
+def _multiplier(state: FightinState) -> int:
+    return 2 if state.round == ROUND_CAP else 1  # the seventh round is worth double
+
+
+def _from_stock(state: FightinState, colour: int, count: int) -> int:
+    """Takes up to ``count`` awards of a colour from stock; F10: what the stock lacks is not given."""
+    count = min(count, state.stock[colour])
+    state.stock[colour] -= count
+    return count
+
+
+def _give(state: FightinState, seat: int, colour: int, count: int) -> None:
+    """Gives a seat ``count`` awards of a colour from stock."""
+    count = _from_stock(state, colour, count)
+    if count:
+        state.awards[seat * 5 + colour] += count
+        state.log_line(f"seat {seat} earns {count} {COLOURS[colour]}")
+
+
+def _discard(state: FightinState, card: int) -> None:
+    """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
+    owner = OWNER[card]
+    for event in range(3):
+        cards = state.board[event * 2 + owner]
+        if card in cards:
+            cards.remove(card)
+            break
+    state.discards[owner].append(card)
+    _return_loot(state, card)
+
+
+def _return_loot(state: FightinState, card: int) -> None:
+    loot = state.loot
+    for colour in range(5):
+        count = loot[card * 5 + colour]
+        if count:
+            state.stock[colour] += count
+            loot[card * 5 + colour] = 0
+
+
+def _loot_count(state: FightinState, card: int) -> int:
+    at = card * 5
+    return sum(state.loot[at : at + 5])
+
+
+def _move_loot(state: FightinState, source: int, target: int) -> None:
+    loot = state.loot
+    for colour in range(5):
+        loot[target * 5 + colour] += loot[source * 5 + colour]
+        loot[source * 5 + colour] = 0
+
+
+# -- driving ----------------------------------------------------------------------
+
+
+def run(state: FightinState) -> None:
+    """Runs automatic steps until a chance node, a decision or the end."""
+    state.phase = AUTO
+    while state.phase == AUTO:
+        _STEPS[state.step](state)
+
+
+def _chance(state: FightinState, phase: int, seat: int, after: int) -> None:
+    state.phase = phase
+    state.player = seat
+    state.step = after
+
+
+def _ask(state: FightinState, kind: int, seat: int, after: int) -> None:
+    """Asks ``seat`` to choose; with one option it is chosen at once, with none skipped."""
+    state.kind = kind
+    state.player = seat
+    state.step = after
+    legal = options(state)
+    if len(legal) > 1:
+        state.phase = CHOOSE
+        return
+    if legal:
+        effect(state, legal[0])
+    state.kind = -1
+
+
+def options(state: FightinState) -> list[int]:
+    """Returns the sorted actions of the pending decision."""
+    kind = state.kind
+    seat = state.player
+    event = state.event
+    if kind == PLAY:
+        base = PLACE_BASE + event * 60
+        return sorted(base + c for c in state.hands[seat])
+    if kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
+        cards = state.board[event * 2 + (1 - seat if kind == DISCARD_OTHER else seat)]
+        if kind == DISCARD_HIGHEST and cards:
+            values = [value(state, c) for c in cards]
+            top = max(values)
+            cards = [c for c, v in zip(cards, values, strict=True) if v == top]
+        return sorted(DISCARD_BASE + c for c in cards)
+    if kind == KILL or kind == DISCARD_MONSTER:
+        monsters = state.monsters
+        if state.gonagal < 0:  # F4: the lowest (kill) or the highest (clobbered) by value
+            values = monster_values(monsters)
+            aim = min(values) if kind == KILL else max(values)
+            monsters = [m for m, v in zip(monsters, values, strict=True) if v == aim]
+        return sorted((KILL_BASE if kind == KILL else DISCARD_BASE) + m for m in monsters)
+    if kind == STEAL_AWARDS:
+        return _steal_options(state, seat)
+    if kind == TAKE_YELLOWS:
+        return [TAKE_YELLOW, DONE] if state.stock[YELLOW] else [DONE]
+    if kind == SCARPER:
+        return sorted(SCARPER_BASE + c for c in state.board[STEAL * 2 + seat])
+    if kind == NAME_COLOUR:
+        return [NAME_BASE + colour for colour in range(5)]
+    if kind == DROP_COLOUR:
+        points = _points(state, seat)
+        top = max(points)
+        return [DROP_BASE + colour for colour in range(5) if points[colour] == top]
+    return []
+
+
+def _steal_options(state: FightinState, seat: int) -> list[int]:
+    other = 1 - seat
+    legal = []
+    if state.taken == 0:
+        legal = sorted(STEAL_FROM_BASE + c for c in state.board[STEAL * 2 + other] if _loot_count(state, c))
+    if not legal and not any(_loot_count(state, c) for c in state.board[STEAL * 2 + other]):
+        legal = [STEAL_COLOUR_BASE + colour for colour in range(5) if state.awards[other * 5 + colour]]
+    legal.append(DONE)
+    return legal
+
+
+def effect(state: FightinState, action: int) -> None:
+    """Carries out the chosen option of the pending decision."""
+    kind = state.kind
+    seat = state.player
+    if kind == PLAY:
+        card = action - PLACE_BASE - state.event * 60
+        state.hands[seat].remove(card)
+        state.down[state.event * 2 + seat] = card
+    elif kind == KILL:
+        _kill(state, seat, action - KILL_BASE)
+    elif kind == DISCARD_MONSTER:
+        card = action - DISCARD_BASE
+        state.monsters.remove(card)
+        state.monster_discards.append(card)
+        state.log_line(f"seat {seat} discards monster {_TEXT[card]}")
+    elif kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
+        card = action - DISCARD_BASE
+        _discard(state, card)
+        state.log_line(f"seat {seat} discards {NOUNS[state.event]} {_TEXT[card]}")
+    elif kind == STEAL_AWARDS:
+        _steal(state, seat, action)
+    elif kind == TAKE_YELLOWS:
+        if action == DONE:
+            state.taken = _STOPPED
+        else:
+            state.taken += 1
+            state.stock[YELLOW] -= 1
+            state.loot[state.second * 5 + YELLOW] += 1
+            state.log_line(f"seat {seat}'s thief {_TEXT[state.second]} takes a yellow award from stock")
+    elif kind == SCARPER:
+        card = action - SCARPER_BASE
+        _deposit(state, card)
+        _discard(state, card)
+        state.log_line(f"seat {seat}'s thief {_TEXT[card]} scarpers off")
+    elif kind == NAME_COLOUR:
+        _take_wee_lawyer(state, 1 - seat, action - NAME_BASE)
+    elif kind == DROP_COLOUR:
+        state.dropped[seat] = action - DROP_BASE
+        state.log_line(f"seat {seat} drops {COLOURS[action - DROP_BASE]}")
+
+
+# -- set-up and rounds -----------------------------------------------------------------
+
+
+def _deals(state: FightinState) -> None:
+    """F1: each seat deals one card face up to each event, seat 0 first."""
+    for seat in (0, 1):
+        for event in range(3):
+            if not state.board[event * 2 + seat]:
+                state.event = event
+                _chance(state, DEAL, seat, DEALS)
+                return
+    state.event = NO_EVENT
+    state.step = DRAWS
+
+
+def _draws(state: FightinState) -> None:
+    """F12: each seat draws up to five, or all its deck holds; seat 0 first."""
+    for seat in (0, 1):
+        if len(state.hands[seat]) < HAND and state.decks[seat]:
+            _chance(state, DRAW, seat, DRAWS)
+            return
+    if state.round == 0:
+        _chance(state, FLIP, 0, START_ROUND)  # the first monster
+    else:
+        state.step = START_ROUND
+
+
+def _start_round(state: FightinState) -> None:
+    state.round += 1
+    state.log_line(f"round {state.round}")
+    state.step = PLACES
+
+
+def _places(state: FightinState) -> None:
+    """F2: seat 0 then seat 1 places one hand card face down at each event, in event order."""
+    for seat in (0, 1):
+        if state.hands[seat]:
+            for event in range(3):
+                if state.down[event * 2 + seat] < 0:
+                    state.event = event
+                    _ask(state, PLAY, seat, PLACES)
+                    return
+    state.step = FIGHT_START
+
+
+def _reveal(state: FightinState, event: int) -> None:
+    """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
+    state.event = event
+    state.lead = -1
+    gonagals = []
+    shown = []
+    for seat in (0, 1):
+        card = state.down[event * 2 + seat]
+        if card < 0:
+            continue
+        state.down[event * 2 + seat] = -1
+        state.board[event * 2 + seat].append(card)
+        shown.append(f"seat {seat} {_TEXT[card]}")
+        if card == GONAGAL[seat] and state.wee[WHITE] != seat:  # F3: under the white Wee Lawyer it is a 0
+            gonagals.append(seat)
+    state.gonagal = gonagals[0] if len(gonagals) == 1 else -1  # F13: two Gonagals cancel
+    state.log_line(f"{EVENTS[event]}: {', '.join(shown) or 'no newcomers'} turned over")
+    if len(gonagals) == 2:
+        state.log_line("two Gonagals cancel out")
+    elif gonagals:
+        state.log_line(f"seat {gonagals[0]}'s Gonagal plays the pipes")
+
+
+def _end_gonagal(state: FightinState) -> None:
+    """F14: the working Gonagal is the card discarded at the end of its event."""
+    seat = state.gonagal
+    _discard(state, GONAGAL[seat])
+    state.gonagal = -1
+
+
+# -- Fightin' ----------------------------------------------------------------------------
+
+
+def _fight_start(state: FightinState) -> None:
+    _reveal(state, FIGHT)
+    if state.gonagal >= 0:  # F14: the next monster is flipped for the Gonagal
+        state.lead = state.gonagal
+        _chance(state, FLIP, state.lead, FIGHT_GONAGAL_KILL)
+        return
+    sums = [sum(value(state, c) for c in state.board[FIGHT * 2 + seat]) for seat in (0, 1)]
+    if sums[0] == sums[1]:  # F4: each discards their highest fighter; no monster is flipped
+        state.log_line(f"the fighters tie at {sums[0]}: nobody fights the monsters")
+        _ask(state, DISCARD_HIGHEST, 0, FIGHT_TIE)
+        return
+    state.lead = 0 if sums[0] > sums[1] else 1
+    state.log_line(f"seat {state.lead}'s fighters ({sums[state.lead]}) fight the monsters")
+    _chance(state, FLIP, state.lead, FIGHT_RESOLVE)
+
+
+def _fight_tie(state: FightinState) -> None:
+    _ask(state, DISCARD_HIGHEST, 1, DRINK_START)
+
+
+def _fight_resolve(state: FightinState) -> None:
+    lead = state.lead
+    fighters = sum(value(state, c) for c in state.board[FIGHT * 2 + lead])
+    monsters = sum(monster_values(state.monsters))
+    if fighters >= monsters:
+        state.log_line(f"{fighters} against {monsters}: seat {lead} kills a monster")
+        _ask(state, KILL, lead, FIGHT_KILLED)
+    else:
+        state.log_line(f"{fighters} against {monsters}: seat {lead}'s fighters get clobbered")
+        _ask(state, DISCARD_OWN, 1 - lead, FIGHT_CLOBBERED)
+
+
+def _kill(state: FightinState, seat: int, card: int) -> None:
+    state.monsters.remove(card)
+    state.monster_discards.append(card)
+    state.log_line(f"seat {seat} kills {_TEXT[card]}")
+    if box.is_trilithon_card(card):  # the bonus award of the trilithon card's colour
+        _give(state, seat, _COLOUR[card], _multiplier(state))
+
+
+def _fight_killed(state: FightinState) -> None:
+    _give(state, state.lead, RED, _multiplier(state))
+    _ask(state, DISCARD_OWN, state.lead, FIGHT_OTHER_DISCARDS)
+
+
+def _fight_other_discards(state: FightinState) -> None:
+    _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_START)
+
+
+def _fight_clobbered(state: FightinState) -> None:
+    _ask(state, DISCARD_OTHER, 1 - state.lead, FIGHT_CLOBBER_MONSTER)
+
+
+def _fight_clobber_monster(state: FightinState) -> None:
+    _give(state, 1 - state.lead, WHITE, _multiplier(state))
+    _ask(state, DISCARD_MONSTER, 1 - state.lead, DRINK_START)
+
+
+def _fight_gonagal_kill(state: FightinState) -> None:
+    _ask(state, KILL, state.lead, FIGHT_GONAGAL_DISCARD)
+
+
+def _fight_gonagal_discard(state: FightinState) -> None:
+    _ask(state, DISCARD_OTHER, state.lead, FIGHT_GONAGAL_END)
+
+
+def _fight_gonagal_end(state: FightinState) -> None:
+    _give(state, state.lead, RED, _multiplier(state))
+    _give(state, state.lead, WHITE, _multiplier(state))
+    _end_gonagal(state)
+    state.step = DRINK_START
+
+
+# -- Drinkin' ----------------------------------------------------------------------------
+
+
+def _drink_start(state: FightinState) -> None:
+    state.altar += _from_stock(state, BLUE, _multiplier(state))  # F14: served before anything else
+    _reveal(state, DRINK)
+    if state.gonagal >= 0:
+        state.lead = state.gonagal
+        _ask(state, DISCARD_OTHER, state.lead, DRINK_GONAGAL_END)
+        return
+    drinkers = [(value(state, c), seat) for seat in (0, 1) for c in state.board[DRINK * 2 + seat]]
+    top = max(v for v, _ in drinkers)
+    holders = {seat for v, seat in drinkers if v == top}
+    if len(holders) == 2:  # F5: both players hold the biggest drinker
+        state.log_line(f"a tie for biggest drinker at {top}; the awards stay on the altar")
+        _ask(state, DISCARD_HIGHEST, 0, DRINK_TIE)
+        return
+    lead = state.lead = holders.pop()
+    total = sum(v for v, _ in drinkers)
+    if total < 50:
+        state.log_line(f"{total} drinks: buy another round")
+        _ask(state, DISCARD_OWN, lead, DRINK_OTHER_DISCARDS)
+    elif total <= 60:
+        state.log_line(f"{total} drinks: seat {lead}'s biggest drinker wins {state.altar} blue")
+        state.awards[lead * 5 + BLUE] += state.altar
+        state.altar = 0
+        _ask(state, DISCARD_OWN, lead, DRINK_OTHER_DISCARDS)
+    else:
+        state.log_line(f"{total} drinks: seat {lead}'s biggest drinker passes out")
+        state.stock[BLUE] += state.altar
+        state.altar = 0
+        _ask(state, DISCARD_HIGHEST, lead, DRINK_PASSED_OUT)
+
+
+def _drink_tie(state: FightinState) -> None:
+    _ask(state, DISCARD_HIGHEST, 1, STEAL_START)
+
+
+def _drink_other_discards(state: FightinState) -> None:
+    _ask(state, DISCARD_OWN, 1 - state.lead, STEAL_START)
+
+
+def _drink_passed_out(state: FightinState) -> None:
+    _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_GREEN)
+
+
+def _drink_green(state: FightinState) -> None:
+    _give(state, 1 - state.lead, GREEN, _multiplier(state))
+    state.step = STEAL_START
+
+
+def _drink_gonagal_end(state: FightinState) -> None:
+    lead = state.lead
+    state.log_line(f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
+    state.awards[lead * 5 + BLUE] += state.altar
+    state.altar = 0
+    _give(state, lead, GREEN, _multiplier(state))
+    _end_gonagal(state)
+    state.step = STEAL_START
+
+
+# -- Stealin' ----------------------------------------------------------------------------
+
+
+def _rank(state: FightinState) -> tuple[int, int]:
+    """F6: the highest and second-highest thief cards (-1 where tied thieves cancel)."""
+    thieves = [(value(state, c), c) for seat in (0, 1) for c in state.board[STEAL * 2 + seat]]
+    places = []
+    for v in sorted({v for v, _ in thieves}, reverse=True)[:2]:
+        holders = [c for w, c in thieves if w == v]
+        places.append(holders[0] if len(holders) == 1 else -1)
+    places += [-1] * (2 - len(places))
+    return places[0], places[1]
+
+
+def _steal_start(state: FightinState) -> None:
+    _reveal(state, STEAL)
+    state.taken = 0
+    if state.gonagal >= 0:
+        _steal_gonagal(state)
+        return
+    state.high, state.second = _rank(state)
+    for place, card in (("highest", state.high), ("second-highest", state.second)):
+        if card >= 0:
+            state.log_line(f"the {place} thief is seat {OWNER[card]}'s {_TEXT[card]}")
+    state.step = STEAL_HIGH
+
+
+def _steal(state: FightinState, seat: int, action: int) -> None:
+    if action == DONE:
+        state.taken = _STOPPED
+    elif action >= STEAL_COLOUR_BASE:  # one award straight from the opponent (two in round 7)
+        colour = action - STEAL_COLOUR_BASE
+        state.awards[(1 - seat) * 5 + colour] -= 1
+        state.loot[state.high * 5 + colour] += 1
+        state.taken += 1
+        state.log_line(f"seat {seat}'s thief {_TEXT[state.high]} steals a {COLOURS[colour]} award")
+    else:
+        card = action - STEAL_FROM_BASE
+        state.log_line(f"seat {seat}'s thief {_TEXT[state.high]} steals the loot of {_TEXT[card]}")
+        _move_loot(state, card, state.high)
+        state.taken = _STOPPED
+
+
+def _steal_high(state: FightinState) -> None:
+    if state.high >= 0 and state.taken < _multiplier(state):
+        _ask(state, STEAL_AWARDS, OWNER[state.high], STEAL_HIGH)
+    else:
+        state.taken = 0
+        state.step = STEAL_SECOND
+
+
+def _steal_second(state: FightinState) -> None:
+    if state.second >= 0 and state.taken < _multiplier(state):
+        _ask(state, TAKE_YELLOWS, OWNER[state.second], STEAL_SECOND)
+    else:
+        state.taken = 0
+        state.step = STEAL_LAWYER
+
+
+def _move_lawyer(state: FightinState) -> None:
+    """F8: one space down per award on the thieves; 1 wraps to 30."""
+    moves = sum(_loot_count(state, c) for i in (STEAL * 2, STEAL * 2 + 1) for c in state.board[i])
+    state.lawyer = (state.lawyer - 1 - moves) % 30 + 1
+    state.log_line(f"the Big Lawyer moves {moves} to {state.lawyer} ({box.colour_of(state.lawyer)})")
+
+
+def _steal_lawyer(state: FightinState) -> None:
+    state.high = state.second = -1  # the steals are over
+    _move_lawyer(state)
+    # F15: the Habeascorpus test on card values (F3).
+    caught = [(value(state, c), c) for i in (STEAL * 2, STEAL * 2 + 1) for c in state.board[i]]
+    caught = [(v, c) for v, c in caught if v >= state.lawyer]
+    if caught:
+        low = min(v for v, _ in caught)
+        lowest = [c for v, c in caught if v == low]
+        most = max(_loot_count(state, c) for c in lowest)
+        for card in lowest:
+            if _loot_count(state, card) == most:
+                state.habeas[OWNER[card]] = 1
+                state.log_line(f"seat {OWNER[card]}'s thief {_TEXT[card]} is Habeascorpusized")
+                _discard(state, card)  # its awards go back to stock
+    state.step = STEAL_SCARPER
+
+
+def _steal_scarper(state: FightinState) -> None:
+    if not state.habeas[0]:
+        _ask(state, SCARPER, 0, STEAL_SCARPER_OTHER)
+    else:
+        state.step = STEAL_SCARPER_OTHER
+
+
+def _steal_scarper_other(state: FightinState) -> None:
+    if not state.habeas[1]:
+        _ask(state, SCARPER, 1, STEAL_WEE_LAWYER)
+    else:
+        state.step = STEAL_WEE_LAWYER
+
+
+def _deposit(state: FightinState, card: int) -> None:
+    owner = OWNER[card]
+    for colour in range(5):
+        state.awards[owner * 5 + colour] += state.loot[card * 5 + colour]
+        state.loot[card * 5 + colour] = 0
+
+
+def _take_wee_lawyer(state: FightinState, seat: int, colour: int) -> None:
+    state.wee[colour] = seat
+    state.log_line(f"seat {seat} takes the {COLOURS[colour]} Wee Lawyer")
+
+
+def _steal_wee_lawyer(state: FightinState) -> None:
+    state.step = ROUND_END
+    if state.habeas[0] == state.habeas[1]:
+        return
+    caught = 0 if state.habeas[0] else 1
+    colour = box.colour_index(state.lawyer)
+    if colour == box.BLACK:  # F8: on black the opponent names the colour
+        _ask(state, NAME_COLOUR, 1 - caught, ROUND_END)
+    else:
+        _take_wee_lawyer(state, caught, colour)
+
+
+def _steal_gonagal(state: FightinState) -> None:
+    """F14: the Gonagal takes the opposing loot and its yellow award(s); nobody is caught."""
+    lead = state.lead = state.gonagal
+    gonagal = GONAGAL[lead]
+    for card in state.board[STEAL * 2 + 1 - lead]:
+        _move_loot(state, card, gonagal)
+    state.loot[gonagal * 5 + YELLOW] += _from_stock(state, YELLOW, _multiplier(state))
+    state.log_line(f"seat {lead}'s Gonagal carries {_loot_count(state, gonagal)} awards")
+    _move_lawyer(state)
+    _ask(state, DISCARD_OTHER, lead, STEAL_GONAGAL_END)
+
+
+def _steal_gonagal_end(state: FightinState) -> None:
+    _deposit(state, GONAGAL[state.gonagal])  # F9: its loot goes to its owner as it leaves
+    _end_gonagal(state)
+    state.step = ROUND_END
+
+
+def _round_end(state: FightinState) -> None:
+    state.event = NO_EVENT
+    state.gonagal = state.lead = state.high = state.second = -1
+    state.taken = 0
+    state.habeas = [0, 0]
+    state.step = SCORE if state.round == ROUND_CAP else DRAWS
+
+
+# -- scoring -----------------------------------------------------------------------------
+
+
+def _points(state: FightinState, seat: int) -> list[int]:
+    """F11: each colour's awards in half awards; a held Wee Lawyer's colour counts half."""
+    held = state.awards[seat * 5 : seat * 5 + 5]
+    return [count if state.wee[colour] == seat else 2 * count for colour, count in enumerate(held)]
+
+
+def _score(state: FightinState) -> None:
+    _ask(state, DROP_COLOUR, 0, SCORE_OTHER)
+
+
+def _score_other(state: FightinState) -> None:
+    _ask(state, DROP_COLOUR, 1, FINISH)
+
+
+def _finish(state: FightinState) -> None:
+    scores = []
+    for seat in (0, 1):
+        points = _points(state, seat)
+        scores.append(sum(points) - points[state.dropped[seat]])
+    state.scores = tuple(scores)
+    best = max(scores)
+    state.winners = tuple(seat for seat in (0, 1) if scores[seat] == best)
+    state.phase = OVER
+    state.log_line(f"final scores {scores[0] / 2:g} to {scores[1] / 2:g}")
+
+
+_STEPS = (
+    _deals,
+    _draws,
+    _start_round,
+    _places,
+    _fight_start,
+    _fight_tie,
+    _fight_resolve,
+    _fight_killed,
+    _fight_other_discards,
+    _fight_clobbered,
+    _fight_clobber_monster,
+    _fight_gonagal_kill,
+    _fight_gonagal_discard,
+    _fight_gonagal_end,
+    _drink_start,
+    _drink_tie,
+    _drink_other_discards,
+    _drink_passed_out,
+    _drink_green,
+    _drink_gonagal_end,
+    _steal_start,
+    _steal_high,
+    _steal_second,
+    _steal_lawyer,
+    _steal_scarper,
+    _steal_scarper_other,
+    _steal_wee_lawyer,
+    _steal_gonagal_end,
+    _round_end,
+    _score,
+    _score_other,
+    _finish,
+)
+STEP_NAMES: tuple[str, ...] = tuple(f.__name__.lstrip("_").replace("_", " ") for f in _STEPS)
+DEALS, DRAWS, START_ROUND, PLACES = range(4)
+FIGHT_START, FIGHT_TIE, FIGHT_RESOLVE, FIGHT_KILLED, FIGHT_OTHER_DISCARDS = range(4, 9)
+FIGHT_CLOBBERED, FIGHT_CLOBBER_MONSTER, FIGHT_GONAGAL_KILL, FIGHT_GONAGAL_DISCARD, FIGHT_GONAGAL_END = range(9, 14)
+DRINK_START, DRINK_TIE, DRINK_OTHER_DISCARDS, DRINK_PASSED_OUT, DRINK_GREEN, DRINK_GONAGAL_END = range(14, 20)
+STEAL_START, STEAL_HIGH, STEAL_SECOND, STEAL_LAWYER, STEAL_SCARPER, STEAL_SCARPER_OTHER = range(20, 26)
+STEAL_WEE_LAWYER, STEAL_GONAGAL_END, ROUND_END, SCORE, SCORE_OTHER, FINISH = range(26, 32)
+NEEDS_LEAD = frozenset(
+    [
+        *range(FIGHT_RESOLVE, FIGHT_GONAGAL_END + 1),
+        *range(DRINK_OTHER_DISCARDS, DRINK_GONAGAL_END + 1),
+        STEAL_GONAGAL_END,
+    ]
+)
+"""Steps that need ``lead`` set (checked when a state is loaded)."""

@@ -1,0 +1,108 @@
+"""Fightin' an' Drinkin' an' Stealin'!: its cards, phases, decisions and action tables.
+
+Shared by :mod:`henge.games.fightin.rules` (the state), :mod:`henge.games.fightin.events`
+(the events) and :mod:`henge.games.fightin.view` (seat views and JSON).
+"""
+
+from __future__ import annotations
+
+from henge import box
+
+ROUND_CAP = 7
+"""G4: the rules end the game after the seventh round; no game goes further."""
+HAND = 5
+STOCK_PER_COLOUR = box.DISKS_PER_COLOUR  # F10
+LAWYER_START = 30
+
+EVENTS: tuple[str, ...] = ("fightin", "drinkin", "stealin")
+FIGHT, DRINK, STEAL = range(3)
+NO_EVENT = 3
+NOUNS: tuple[str, ...] = ("fighter", "drinker", "thief")
+COLOURS = box.PLAYER_COLOURS
+WHITE, BLUE, GREEN, YELLOW, RED = range(5)
+
+_MONSTER_NUMBERS = (6, 12, 18, 24, 30, 25)
+MONSTER_DECK: tuple[int, ...] = tuple(sorted(box.number_cards(numbers=_MONSTER_NUMBERS) + box.TRILITHON_CARDS))
+"""F1: the ten black cards, the two white 25s and the five trilithon cards (17)."""
+_PLAYER_NUMBERS = tuple(n for n in box.NUMBERS if n not in _MONSTER_NUMBERS)
+DECKS: tuple[tuple[int, ...], tuple[int, ...]] = (
+    box.number_cards(night=False, numbers=_PLAYER_NUMBERS),
+    box.number_cards(day=False, numbers=_PLAYER_NUMBERS),
+)
+"""F1: seat 0 takes the other 24 day cards, seat 1 the other 24 night cards."""
+GONAGAL: tuple[int, int] = (box.number_card(1, True), box.number_card(1, False))
+"""Each seat's white 1, the Gonagal."""
+OWNER: tuple[int, ...] = tuple(0 if c in DECKS[0] else 1 if c in DECKS[1] else -1 for c in range(box.DECK_SIZE))
+"""Seat whose deck holds each card; -1 for the monster deck."""
+
+# Phases: a state rests at a chance node (deal, draw, flip), a decision (choose) or the end.
+DEAL, DRAW, FLIP, CHOOSE, OVER, AUTO = range(6)
+PHASE_NAMES: tuple[str, ...] = ("deal", "draw", "flip", "choose", "over")
+
+# Decisions (the kind of choice pending in phase CHOOSE).
+(
+    PLAY,
+    DISCARD_HIGHEST,
+    DISCARD_OWN,
+    DISCARD_OTHER,
+    KILL,
+    DISCARD_MONSTER,
+    STEAL_AWARDS,
+    TAKE_YELLOWS,
+    SCARPER,
+    NAME_COLOUR,
+    DROP_COLOUR,
+) = range(11)
+KIND_NAMES: tuple[str, ...] = (
+    "place",
+    "discard highest",
+    "discard own",
+    "discard other",
+    "kill",
+    "discard monster",
+    "steal",
+    "take yellow",
+    "scarper",
+    "name colour",
+    "drop colour",
+)
+
+# Player actions (dense ids).
+_N = box.NUMBER_CARD_COUNT
+PLACE_BASE = 0  # fighter X, drinker X, thief X: event * 60 + card
+DISCARD_BASE = 3 * _N  # discard X (any of the 65 cards: own, opposing or monster)
+KILL_BASE = DISCARD_BASE + box.DECK_SIZE  # kill X (a monster card)
+SCARPER_BASE = KILL_BASE + box.DECK_SIZE  # scarper X (an own thief)
+STEAL_FROM_BASE = SCARPER_BASE + _N  # steal from X (an opposing thief's loot)
+STEAL_COLOUR_BASE = STEAL_FROM_BASE + _N  # steal <colour> (one award from the opponent)
+TAKE_YELLOW = STEAL_COLOUR_BASE + 5  # take yellow (one yellow award from stock)
+DONE = TAKE_YELLOW + 1  # done (stop stealing)
+NAME_BASE = DONE + 1  # name <colour> (the Wee Lawyer on a black space)
+DROP_BASE = NAME_BASE + 5  # drop <colour> (the best colour at scoring)
+
+_TEXT = box.CARD_TEXT
+PLAYER_TEXTS: tuple[str, ...] = (
+    tuple(f"{NOUNS[e]} {_TEXT[c]}" for e in range(3) for c in range(_N))
+    + tuple(f"discard {t}" for t in _TEXT)
+    + tuple(f"kill {t}" for t in _TEXT)
+    + tuple(f"scarper {_TEXT[c]}" for c in range(_N))
+    + tuple(f"steal from {_TEXT[c]}" for c in range(_N))
+    + tuple(f"steal {colour}" for colour in COLOURS)
+    + ("take yellow", "done")
+    + tuple(f"name {colour}" for colour in COLOURS)
+    + tuple(f"drop {colour}" for colour in COLOURS)
+)
+
+# Chance outcomes: a face-up deal at set-up, a draw into a hand, a monster flip.
+DEAL_BASE = 0
+DRAW_BASE = box.DECK_SIZE
+FLIP_BASE = 2 * box.DECK_SIZE
+CHANCE_TEXTS: tuple[str, ...] = (
+    tuple(f"deal {t}" for t in _TEXT) + tuple(f"draw {t}" for t in _TEXT) + tuple(f"flip {t}" for t in _TEXT)
+)
+
+# Upper bound on a game's actions. Set-up: 6 deals, 10 draws, 1 flip. A round: 6 placements;
+# Fightin' 1 flip + 3 choices; Drinkin' 2; Stealin' 2 + 2 steals, 2 scarpers, 1 colour; at most
+# 10 draws. Scoring: 2 drops.
+MAX_GAME_LENGTH = 17 + ROUND_CAP * (6 + 4 + 2 + 7 + 10) + 2
+LOG_LINES = 40

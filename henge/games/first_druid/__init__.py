@@ -1,0 +1,14 @@
+"""First Druid: the rules, the rule-based player, the log lines and the drawings."""
+
+from henge.engine import GamePlugin
+
+PLUGIN = GamePlugin(
+    id="first_druid",
+    package=__name__,
+    game="rules:FirstDruid",
+    bot="bot",
+    narrator="narrate:narrate",
+    terminal="terminal",
+    board_js="board.js",
+    rules_page="rules.md",
+)

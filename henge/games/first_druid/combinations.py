@@ -1,0 +1,250 @@
+"""First Druid's combinations (rulings FD4, FD6).
+
+A combination is laid on the table one card at a time (``pick 13d``, ``pick
+wild 17``); a pick is offered only while the cards on the table can still be
+completed, with the rest of the hand, into a combination whose effect is
+possible now, so a selection never ends in a dead end. The effect is then
+chosen by name (``advance``, ``clan``, ``build`` ...).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from henge import box
+from henge.games.first_druid.actions import (
+    ADVANCE,
+    ALTAR,
+    ASK,
+    BUILD,
+    BUILD_ONLY,
+    CLAN,
+    CLAN_SUM,
+    CONVERT_CLAN,
+    CONVERT_SPIRIT,
+    END_TURN,
+    GIVE,
+    IS_DAY,
+    MAX_OFFERS,
+    NUMBER,
+    OFFER,
+    PASS,
+    PICK_WILD,
+    SECTIONS,
+    SEND,
+    TAKE_OVER,
+    WILD_BASE,
+)
+
+if TYPE_CHECKING:
+    from henge.games.first_druid.rules import FirstDruidState
+
+# --- uses: which combinations have a possible effect now ------------------------
+USE_ADVANCE = 1
+USE_PAIR = 2  # build or dress the altar
+USE_SUM = 4  # clan or dress the altar
+USE_RUN3 = 8  # convert a clan or a spirit
+USE_RUN4 = 16  # take over a trilithon
+
+
+def is_run(numbers: list[int], length: int) -> bool:
+    """FD6: exactly ``length`` consecutive numbers, no wrap, any colours and phases."""
+    if len(numbers) != length:
+        return False
+    ordered = sorted(numbers)
+    return all(b == a + 1 for a, b in itertools.pairwise(ordered))
+
+
+def is_pair(numbers: list[int]) -> bool:
+    """FD6: exactly two cards of one number."""
+    return len(numbers) == 2 and numbers[0] == numbers[1]
+
+
+def is_sum(numbers: list[int]) -> bool:
+    """FD6: two or more cards whose strengths add up to exactly 31."""
+    return len(numbers) >= 2 and sum(numbers) == CLAN_SUM
+
+
+def _sums(values: list[int]) -> int:
+    """Returns the bitmask of subset sums (up to 31) of ``values``, the empty sum included."""
+    reach = 1
+    for v in values:
+        reach |= reach << v
+    return reach & 0xFFFFFFFF
+
+
+def pick_actions(
+    hand: list[int], wild: int, numbers: list[int], phase_ok: bool, day: bool, druid: int, uses: int
+) -> set[int]:
+    """Returns the pick actions that keep the table completable into a combination.
+
+    ``numbers`` are the numbers of the cards on the table (the wild card as
+    named); ``phase_ok`` says every one of them matches the neutral's phase
+    ``day``; ``druid`` is the player's druid number; ``uses`` the USE_* flags
+    of the combinations whose effect is possible now.
+    """
+    has_wild = wild in hand
+    cards = [c for c in hand if c < WILD_BASE]
+    picks: set[int] = set()
+    count = len(numbers)
+    total = sum(numbers)
+    on_table = 0
+    for v in numbers:
+        on_table |= 1 << v
+    have = 0
+    for c in cards:
+        have |= 1 << NUMBER[c]
+    if uses & USE_ADVANCE and phase_ok:
+        phased = [c for c in cards if IS_DAY[c] == day]
+        reach = total + sum(NUMBER[c] for c in phased)
+        if reach + (30 if has_wild else 0) >= druid:
+            picks.update(phased)
+            if has_wild:
+                picks.update(PICK_WILD - 1 + v for v in range(max(1, druid - reach), 31))
+    if uses & USE_PAIR and count < 2:
+        if count == 0:
+            for c in cards:
+                if has_wild or any(d != c and NUMBER[d] == NUMBER[c] for d in cards):
+                    picks.add(c)
+            if has_wild:
+                picks.update(PICK_WILD - 1 + NUMBER[c] for c in cards)
+        else:
+            m = numbers[0]
+            picks.update(c for c in cards if NUMBER[c] == m)
+            if has_wild:
+                picks.add(PICK_WILD - 1 + m)
+    cover = have | on_table
+    low = (cover & -cover).bit_length() - 1
+    high = cover.bit_length() - 1
+    for length, flag in ((3, USE_RUN3), (4, USE_RUN4)):
+        if not uses & flag or count >= length or on_table.bit_count() != count or not cover:
+            continue
+        spare = 1 if has_wild else 0
+        # A window without any of these numbers would need more than one wild card.
+        for start in range(max(1, low - length + 1), min(high, 31 - length) + 1):
+            window = ((1 << length) - 1) << start
+            if on_table & ~window:
+                continue
+            missing = window & ~on_table
+            deficit = (missing & ~have).bit_count()
+            if deficit <= spare:
+                picks.update(c for c in cards if missing >> NUMBER[c] & 1)
+            if has_wild and deficit <= 1:
+                wanted = missing if deficit == 0 else missing & ~have
+                picks.update(PICK_WILD - 1 + v for v in range(start, start + length) if wanted >> v & 1)
+    if uses & USE_SUM and total < CLAN_SUM:
+        tried: dict[int, bool] = {}
+        for c in cards:
+            x = NUMBER[c]
+            need = CLAN_SUM - total - x
+            if need < 0:
+                continue
+            if need == 0:
+                if count >= 1:
+                    picks.add(c)
+                continue
+            if has_wild:
+                picks.add(c)
+                continue
+            ok = tried.get(x)
+            if ok is None:
+                rest = list(cards)
+                rest.remove(c)
+                ok = tried[x] = bool(_sums([NUMBER[d] for d in rest]) >> need & 1)
+            if ok:
+                picks.add(c)
+        if has_wild:
+            reach = _sums([NUMBER[c] for c in cards])
+            for v in range(1, min(30, CLAN_SUM - total) + 1):
+                need = CLAN_SUM - total - v
+                if (need == 0 and count >= 1) or (need > 0 and reach >> need & 1):
+                    picks.add(PICK_WILD - 1 + v)
+    return picks
+
+
+# --- a turn's legal actions --------------------------------------------------------
+
+
+def _table_numbers(state: FirstDruidState) -> list[int]:
+    return [state.table_wild if c >= WILD_BASE else NUMBER[c] for c in state.table]
+
+
+def _phase_ok(state: FirstDruidState) -> bool:
+    day = state.neutral % 2 == 1
+    return all(c >= WILD_BASE or IS_DAY[c] == day for c in state.table)
+
+
+def _uses(state: FirstDruidState, p: int) -> int:
+    disks = state.disks_left(p) > 0
+    bars = state.bars_left(p) > 0
+    uses = USE_ADVANCE
+    if bars or state.sections < SECTIONS:
+        uses |= USE_PAIR
+    if bars or (disks and len(state.clans) < box.BLUESTONES):
+        uses |= USE_SUM
+    if _convert_clan_ok(state, p, disks) or _convert_spirit_ok(state, p, bars):
+        uses |= USE_RUN3
+    if disks and any(o >= 0 and o != p for o in state.owners):
+        uses |= USE_RUN4
+    return uses
+
+
+def _convert_clan_ok(state: FirstDruidState, p: int, disks: bool) -> bool:
+    return disks and bool(state.clans) and state.clans[-1] != p  # FD11
+
+
+def _convert_spirit_ok(state: FirstDruidState, p: int, bars: bool) -> bool:
+    top = state.top_spirit()
+    return bars and top >= 0 and state.spirits[top] != p  # FD11
+
+
+def turn_actions(state: FirstDruidState, p: int, hand: list[int]) -> list[int]:
+    """Returns the legal actions of a turn, sorted: picks and effects, offers, the end (FD2, FD3)."""
+    n = state.n
+    if state.offer_to >= 0:  # FD2: building an offer
+        legal = [GIVE + c for c in hand if c not in state.give]
+        if len(state.ask) < len(state.hands[state.offer_to]):
+            seen = set(hand) | set(state.discard) | set(state.ask) | {state.element}
+            legal += [ASK + c for c in state.deck if c not in seen]
+        if state.give and state.ask:
+            legal.append(SEND)
+        return sorted(legal)
+    numbers = _table_numbers(state)
+    day = state.neutral % 2 == 1
+    wild = WILD_BASE + state.colours[p]
+    legal = sorted(pick_actions(hand, wild, numbers, _phase_ok(state), day, state.pos[p], _uses(state, p)))
+    if state.table:
+        legal += _resolutions(state, p, numbers)
+        return legal
+    if state.offers < MAX_OFFERS and hand:
+        legal += [OFFER + k for k in range(n) if k != p and state.hands[k]]
+    legal.append(END_TURN if state.acted else PASS)
+    return legal
+
+
+def _resolutions(state: FirstDruidState, p: int, numbers: list[int]) -> list[int]:
+    legal = []
+    disks = state.disks_left(p) > 0
+    bars = state.bars_left(p) > 0
+    if _phase_ok(state) and sum(numbers) >= state.pos[p]:
+        legal.append(ADVANCE)
+    summed = is_sum(numbers)
+    pair = is_pair(numbers)
+    if summed and disks and len(state.clans) < box.BLUESTONES:
+        legal.append(CLAN)
+    if (summed or pair) and bars:
+        legal.append(ALTAR)
+    if pair and state.sections < SECTIONS:
+        legal.append(BUILD)
+        upright = state.sections % 3 < 2
+        if (upright and any(state.hands[k] for k in range(state.n) if k != p)) or (not upright and disks):
+            legal.append(BUILD_ONLY)
+    if is_run(numbers, 3):
+        if _convert_clan_ok(state, p, disks):
+            legal.append(CONVERT_CLAN)
+        if _convert_spirit_ok(state, p, bars):
+            legal.append(CONVERT_SPIRIT)
+    if is_run(numbers, 4) and disks:
+        legal += [TAKE_OVER + t for t in range(box.TRILITHON_SPACES) if state.owners[t] not in (-1, p)]
+    return legal

@@ -1,0 +1,14 @@
+"""Stonehenge Spell Casting Game: the rules, the rule-based player, the log lines and the drawings."""
+
+from henge.engine import GamePlugin
+
+PLUGIN = GamePlugin(
+    id="spell_casting",
+    package=__name__,
+    game="rules:SpellCasting",
+    bot="bot",
+    narrator="narrate:narrate",
+    terminal="terminal",
+    board_js="board.js",
+    rules_page="rules.md",
+)

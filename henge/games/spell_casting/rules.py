@@ -1,0 +1,731 @@
+"""Stonehenge Spell Casting Game, by Benjamin Parker, for 3-4 players.
+
+Rule set: *Stonehenge Spell Casting Game*, from the Stonehenge Anthology. Rulings
+G1-G5 and SC1-SC10 apply; ``docs/games/spell_casting.md`` documents them and the
+edition's other readings. The board geometry and the action table
+live in :mod:`henge.games.spell_casting.board`.
+
+Set-up turns cards (chance): seven per seat for the spell components on the
+outer ring (SC7), then one per figure. A turn is a series of decisions (G2):
+``place X`` for disks held from action c, then ``take X`` / ``take mine X``
+(actions a and b) or ``hold X`` (action c), ``done``; then one use per disk
+(``move``, ``figure``, ``pull``, ``push``), each displacement of a chain as
+``displace <direction>`` (SC5), ``done``; then ``place X`` for each disk taken.
+A component reaching the inner ring lets its owner ``place X`` a private disk
+at once, even off-turn (SC9). Nothing is hidden: the cards still to be turned
+are known by elimination, and each turn is a uniform chance event over them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from henge import box
+from henge.engine import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    Option,
+    State,
+    check,
+    load_cards,
+    load_int,
+    uniform,
+)
+from henge.games.spell_casting import board as sb
+
+_TARGET = {"standard": 4, "short": 3}
+_COMPONENTS = 7
+_PRIVATE_DISKS = 3
+_ROUND_CAP = 1000  # G4: rounds of turns (docs/games/spell_casting.md gives how often random play reaches it)
+_RECENT = 12
+
+DEAL_COMPONENTS, DEAL_FIGURES, RETURN, TAKE, USE, DISPLACE, PRIVATE, REPLACE, OVER = range(9)
+_PHASE_NAMES = (
+    "deal components",
+    "deal figures",
+    "return held disks",
+    "take",
+    "use",
+    "displace",
+    "place private disk",
+    "replace disks",
+    "over",
+)
+NO_ACTION, ACTION_A, ACTION_B, ACTION_C = range(4)
+_ACTION_NAMES = (None, "a", "b", "c")
+
+_SECTION = sb.SECTION
+_STONE_SECTION = sb.STONE_SECTION
+_LEFT = sb.LEFT
+_RIGHT = sb.RIGHT
+_INNER = sb.INNER_BASE
+
+
+class SpellCastingState(State):
+    """A Spell Casting position: components on four rings, figures, cups of energy disks."""
+
+    __slots__ = (
+        "cells",
+        "chain_at",
+        "chain_moved",
+        "chain_owner",
+        "draw_pile",
+        "energy",
+        "figures",
+        "hand",
+        "held",
+        "inner",
+        "kind",
+        "n",
+        "phase",
+        "placed",
+        "player",
+        "private",
+        "private_seat",
+        "reason",
+        "recent",
+        "setup_cards",
+        "take_cup",
+        "target",
+        "turns",
+        "uses",
+        "winners",
+    )
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self.n: int = n
+        self.target: int = _TARGET[game.options["variant"]]
+        self.cells: list[int] = [-1] * sb.CELLS  # seat of the component on each cell, -1 empty
+        self.figures: list[int] = [-1] * 6  # inner stone of each figure by colour index; -1 absent
+        self.energy: list[int] = list(sb.START_ENERGY)  # neutral energy disks per cup (SC3)
+        self.private: list[int] = [0] * (6 * n)  # private disks of seat s in cup c: [6 * s + c]
+        self.placed: list[int] = [0] * n  # private disks each seat has put into play (SC9)
+        self.held: list[int] = [0] * n  # disks held off the board by action c
+        self.inner: list[int] = [0] * n  # components of each seat on the inner ring
+        self.hand: list[int] = []  # disks of this turn's action a/b: cup, +6 if the mover's private disk
+        self.kind: int = NO_ACTION
+        self.take_cup: int = -1  # action a's inside cup
+        self.uses: list[int] = [0, 0, 0]  # unused disks in hand per section
+        self.chain_at: int = -1  # the cell the displaced component is pushed off (SC5)
+        self.chain_owner: int = -1
+        self.chain_moved: list[int] = []
+        self.player: int = 0
+        self.private_seat: int = -1
+        self.phase: int = DEAL_COMPONENTS
+        self.setup_cards: list[int] = []
+        self.draw_pile: list[int] = list(box.NUMBER_CARDS)  # unturned, kept sorted: no order is modelled
+        self.turns: int = 0
+        self.recent: tuple[tuple[int, int], ...] = ()
+        self.winners: tuple[int, ...] = ()
+        self.reason: str = ""
+
+    # -- the public API hooks ------------------------------------------------
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase <= DEAL_FIGURES:
+            return CHANCE
+        if phase == PRIVATE:
+            return self.private_seat
+        if phase == OVER:
+            return TERMINAL
+        return self.player
+
+    def _legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == USE:
+            return self._legal_uses()
+        if phase == TAKE:
+            return self._legal_takes()
+        if phase == DISPLACE:
+            return [sb.DISPLACE + d for d in sb.displace_options(self.cells, self.chain_at, self.chain_moved)]
+        if phase == REPLACE:
+            origin = self.hand[0] % 6
+            return [sb.PLACE + c for c in range(6) if c != origin]
+        return [sb.PLACE + c for c in range(6)]  # RETURN and PRIVATE: any cup
+
+    def _legal_takes(self) -> list[int]:
+        energy = self.energy
+        base = 6 * self.player
+        private = self.private
+        kind = self.kind
+        if kind == NO_ACTION:
+            legal = [sb.TAKE + c for c in range(6) if energy[c]]
+            legal += [sb.TAKE_MINE + c for c in range(6) if private[base + c]]
+            legal += [sb.HOLD + c for c in range(6) if energy[c]]
+            return legal or [sb.PASS]  # SC10
+        if kind == ACTION_C:
+            return [sb.HOLD + c for c in range(6) if energy[c]]
+        cups = (self.take_cup,) if kind == ACTION_A else sb.OUTSIDE_CUPS
+        legal = [sb.TAKE + c for c in cups if energy[c]]
+        legal += [sb.TAKE_MINE + c for c in cups if private[base + c]]
+        legal.append(sb.DONE)
+        return legal
+
+    def _legal_uses(self) -> list[int]:
+        cells = self.cells
+        uses = self.uses
+        if self.kind == ACTION_A:
+            legal = [sb.DONE]
+            section = self.take_cup
+            if uses[section]:
+                for ring in range(3):
+                    for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
+                        if cells[c] >= 0:
+                            legal.append(sb.MOVE + 2 * c)
+                            legal.append(sb.MOVE + 2 * c + 1)
+            return legal
+        found: set[int] = set()
+        figures = self.figures
+        for figure in (self.player, self.n, sb.GRAY_FIGURE):  # SC4: own, neutral and gray figures
+            stone = figures[figure]
+            if not uses[_STONE_SECTION[stone]]:
+                continue
+            base = sb.FIGURE + 6 * figure
+            found.update(range(base, base + 6))
+            m = stone // 2  # number - 1
+            if cells[m] >= 0:
+                found.add(sb.PULL + m)
+            if cells[30 + m] >= 0:
+                found.add(sb.PULL + 30 + m)
+                found.add(sb.PUSH + m)
+            if cells[60 + m] >= 0:
+                found.add(sb.PUSH + 30 + m)
+                if cells[_INNER + stone] < 0:
+                    found.add(sb.PULL_INNER + stone)
+        return [sb.DONE, *sorted(found)]
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return uniform(self.draw_pile)
+
+    def _apply(self, action: int) -> None:
+        phase = self.phase
+        if phase <= DEAL_FIGURES:
+            self._turn_card(action)
+            return
+        seat = self.current_player()
+        self.recent = (*self.recent[1 - _RECENT :], (seat, action))
+        if phase == USE:
+            self._use(action)
+        elif phase == DISPLACE:
+            self._displace(action - sb.DISPLACE)
+        elif phase == TAKE:
+            self._take(action)
+        elif phase == REPLACE:
+            disk = self.hand.pop(0)
+            cup = action - sb.PLACE
+            if disk >= 6:
+                self.private[6 * self.player + cup] += 1
+            else:
+                self.energy[cup] += 1
+            if not self.hand:
+                self._end_turn()
+        elif phase == RETURN:  # SC10: held disks go back just before the holder's next action
+            self.energy[action - sb.PLACE] += 1
+            self.held[self.player] -= 1
+            if not self.held[self.player]:
+                self.phase = TAKE
+        else:  # PRIVATE (SC9)
+            self.private[6 * seat + action - sb.PLACE] += 1
+            self.placed[seat] += 1
+            self.private_seat = -1
+            self._after_use()
+
+    def _copy(self) -> SpellCastingState:
+        new = SpellCastingState.__new__(SpellCastingState)
+        new.game = self.game
+        new.n = self.n
+        new.target = self.target
+        new.cells = self.cells[:]
+        new.figures = self.figures[:]
+        new.energy = self.energy[:]
+        new.private = self.private[:]
+        new.placed = self.placed[:]
+        new.held = self.held[:]
+        new.inner = self.inner[:]
+        new.hand = self.hand[:]
+        new.kind = self.kind
+        new.take_cup = self.take_cup
+        new.uses = self.uses[:]
+        new.chain_at = self.chain_at
+        new.chain_owner = self.chain_owner
+        new.chain_moved = self.chain_moved[:]
+        new.player = self.player
+        new.private_seat = self.private_seat
+        new.phase = self.phase
+        new.setup_cards = self.setup_cards[:]
+        new.draw_pile = self.draw_pile[:]
+        new.turns = self.turns
+        new.recent = self.recent
+        new.winners = self.winners
+        new.reason = self.reason
+        return new
+
+    # -- set-up ------------------------------------------------------------------
+
+    def _turn_card(self, card: int) -> None:
+        """Set-up: seven cards per seat place components (SC7), then one card per figure."""
+        self.draw_pile.remove(card)
+        self.setup_cards.append(card)
+        k = len(self.setup_cards) - 1
+        n = self.n
+        if k < _COMPONENTS * n:
+            sb.setup_place(self.cells, card // 2 + 1, k // _COMPONENTS)
+            if k == _COMPONENTS * n - 1:
+                self.phase = DEAL_FIGURES
+            return
+        j = k - _COMPONENTS * n  # seats' figures, then the neutral colour's (SC1), then gray
+        figure = j if j <= n else sb.GRAY_FIGURE
+        self.figures[figure] = card  # a card's id is the index of its inner stone
+        if j == n + 1:
+            self.phase = TAKE
+
+    # -- a turn --------------------------------------------------------------------
+
+    def _take(self, action: int) -> None:
+        if action == sb.DONE:
+            self.phase = USE
+            return
+        if action == sb.PASS:
+            self._end_turn()
+            return
+        seat = self.player
+        if action >= sb.HOLD:  # action c: neutral disks only (SC9), min(2, on the board) (SC10)
+            cup = action - sb.HOLD
+            self.kind = ACTION_C
+            self.energy[cup] -= 1
+            self.held[seat] += 1
+            if self.held[seat] == 2 or not any(self.energy):
+                self._end_turn()
+            return
+        if action >= sb.TAKE_MINE:
+            cup = action - sb.TAKE_MINE
+            self.private[6 * seat + cup] -= 1
+            disk = cup + 6
+        else:
+            cup = action - sb.TAKE
+            self.energy[cup] -= 1
+            disk = cup
+        if self.kind == NO_ACTION:
+            if cup < 3:
+                self.kind = ACTION_A
+                self.take_cup = cup
+            else:
+                self.kind = ACTION_B
+        self.hand.append(disk)
+        self.hand.sort()
+        self.uses[cup % 3] += 1
+
+    def _use(self, action: int) -> None:
+        if action == sb.DONE:  # SC10: disks left unused go back with the others
+            self.uses = [0, 0, 0]
+            self.phase = REPLACE
+            return
+        if action < sb.FIGURE:
+            c = (action - sb.MOVE) >> 1
+            self.uses[_SECTION[c]] -= 1
+            self._shift(c, _RIGHT[c] if action & 1 else _LEFT[c])
+        elif action < sb.PULL:
+            k = action - sb.FIGURE
+            figure = k // 6
+            stone = self.figures[figure]
+            self.uses[_STONE_SECTION[stone]] -= 1  # SC4: the figure stands in the disk's section
+            step = sb.DISTANCES[(k % 6) >> 1]
+            self.figures[figure] = (stone + step if k & 1 else stone - step) % box.INNER_STONES
+            self._after_use()
+        elif action < sb.PULL_INNER:
+            c = action - sb.PULL
+            self.uses[_SECTION[c]] -= 1
+            self._shift(c, c + 30)
+        elif action < sb.PUSH:
+            stone = action - sb.PULL_INNER
+            self.uses[_STONE_SECTION[stone]] -= 1
+            self._shift(60 + stone // 2, _INNER + stone)  # SC2: pulled onto the figure's stone
+        else:
+            c = action - sb.PUSH + 30
+            self.uses[_SECTION[c]] -= 1
+            self._shift(c, c - 30)
+
+    def _shift(self, source: int, target: int) -> None:
+        """Moves the component on ``source`` to ``target``, starting a displacement chain (SC5)."""
+        cells = self.cells
+        owner = cells[source]
+        cells[source] = -1
+        occupant = cells[target]
+        cells[target] = owner
+        if target >= _INNER:
+            self._arrive(owner)
+        elif occupant < 0:
+            self._after_use()
+        else:
+            self.chain_owner = occupant
+            self.chain_at = target
+            self.chain_moved = [target]
+            self.phase = DISPLACE  # the first component pushed can always step back (SC5)
+
+    def _displace(self, direction: int) -> None:
+        """SC5: one push of the chain, in the direction the mover chose."""
+        cells = self.cells
+        target = sb.displace_target(self.chain_at, direction)
+        owner = self.chain_owner
+        occupant = cells[target]
+        cells[target] = owner
+        if occupant < 0:
+            self._end_chain()
+            if target >= _INNER:  # SC2: pushed in onto the stone the mover picked
+                self._arrive(owner)
+            else:
+                self._after_use()
+            return
+        self.chain_owner = occupant
+        self.chain_at = target
+        self.chain_moved.append(target)
+        if not sb.displace_options(cells, target, self.chain_moved):
+            cells[sb.slide_target(cells, target)] = occupant  # SC5: no legal direction, slide clockwise
+            self._end_chain()
+            self._after_use()
+
+    def _end_chain(self) -> None:
+        self.chain_at = -1
+        self.chain_owner = -1
+        self.chain_moved = []
+
+    def _arrive(self, seat: int) -> None:
+        """A component of ``seat`` reached the inner ring: a win (SC8) or a private disk (SC9)."""
+        self.inner[seat] += 1
+        if self.inner[seat] >= self.target:
+            self.winners = (seat,)
+            colour = box.PLAYER_COLOURS[seat]
+            self.reason = f"seat {seat} ({colour}) has {self.target} components on the inner ring and casts the spell"
+            self.phase = OVER
+        elif self.placed[seat] < _PRIVATE_DISKS:
+            self.private_seat = seat
+            self.phase = PRIVATE
+        else:
+            self._after_use()
+
+    def _after_use(self) -> None:
+        self.phase = USE if any(self.uses) else REPLACE
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.kind = NO_ACTION
+        self.take_cup = -1
+        self.uses = [0, 0, 0]
+        if self.turns >= _ROUND_CAP * self.n:  # G4, SC6
+            best = max(self.inner)
+            self.winners = tuple(s for s in range(self.n) if self.inner[s] == best)
+            self.reason = f"the round cap of {_ROUND_CAP} rounds was reached; most components inside: {best}"
+            self.phase = OVER
+            return
+        self.player = (self.player + 1) % self.n
+        self.phase = RETURN if self.held[self.player] else TAKE
+
+    # -- what a seat sees ------------------------------------------------------------
+
+    def observation(self, player: int | None) -> dict[str, Any]:
+        """Returns what seat ``player`` (None: a spectator) sees: the whole board and every hand (G3)."""
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.n):
+            raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
+        return {"game": "spell_casting", "seat": player, **self._public()}
+
+    def _public(self) -> dict[str, Any]:
+        n = self.n
+        cells = self.cells
+        over = self.phase == OVER
+        chain = None
+        if self.phase == DISPLACE:
+            chain = {
+                "component": self.chain_owner,
+                "from": sb.CELL_TEXTS[self.chain_at],
+                "moved": [sb.CELL_TEXTS[c] for c in self.chain_moved],
+            }
+        return {
+            "players": n,
+            "variant": self.game.options["variant"],
+            "target": self.target,
+            "colours": list(box.PLAYER_COLOURS[:n]),
+            "neutral_colour": box.PLAYER_COLOURS[n],
+            "phase": _PHASE_NAMES[self.phase],
+            "current_player": self.current_player(),
+            "turn_player": self.player,
+            "turn": self.turns,
+            "round": self.turns // n + 1,
+            "round_cap": _ROUND_CAP,
+            "setup_cards": [box.CARD_TEXT[c] for c in self.setup_cards],
+            "draw_pile": len(self.draw_pile),
+            "rings": {
+                "outer": [None if s < 0 else s for s in cells[0:30]],
+                "coloured": [None if s < 0 else s for s in cells[30:60]],
+                "middle": [None if s < 0 else s for s in cells[60:90]],
+                "inner": [None if s < 0 else s for s in cells[90:150]],
+            },
+            "figures": {
+                sb.FIGURE_NAMES[f]: None if self.figures[f] < 0 else box.inner_text(self.figures[f])
+                for f in (*range(n + 1), sb.GRAY_FIGURE)
+            },
+            "cups": {
+                name: {"energy": self.energy[c], "private": [self.private[6 * s + c] for s in range(n)]}
+                for c, name in enumerate(sb.CUP_NAMES)
+            },
+            "held": list(self.held),
+            "private_left": [_PRIVATE_DISKS - p for p in self.placed],
+            "inner_counts": list(self.inner),
+            "action": _ACTION_NAMES[self.kind],
+            "action_cup": sb.CUP_NAMES[self.take_cup] if self.take_cup >= 0 else None,
+            "hand": [_DISK_TEXTS[d] for d in self.hand],
+            "uses_left": list(self.uses),
+            "chain": chain,
+            "recent": [{"seat": s, "action": sb.PLAYER_TEXTS[a]} for s, a in self.recent],
+            "winners": list(self.winners) if over else None,
+            "result": self.reason if over else None,
+        }
+
+    def resample_from_infostate(self, player: int, rng: random.Random) -> SpellCastingState:
+        """Returns a copy: every seat sees the whole state, so nothing is re-drawn (G3)."""
+        if not (isinstance(player, int) and 0 <= player < self.n):
+            raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
+        new = self._copy()
+        new._history = []
+        new._legal = None
+        return new
+
+    # -- JSON ------------------------------------------------------------------------
+
+    def _fields(self) -> dict[str, Any]:
+        public = self._public()
+        return {
+            "phase": public["phase"],
+            "player": self.player,
+            "private_seat": self.private_seat,
+            "turns": self.turns,
+            "setup_cards": public["setup_cards"],
+            "draw_pile": [box.CARD_TEXT[c] for c in self.draw_pile],
+            "rings": public["rings"],
+            "figures": [None if s < 0 else box.inner_text(s) for s in self.figures],
+            "energy": list(self.energy),
+            "private": [self.private[6 * s : 6 * s + 6] for s in range(self.n)],
+            "private_placed": list(self.placed),
+            "held": list(self.held),
+            "action": public["action"],
+            "action_cup": public["action_cup"],
+            "hand": public["hand"],
+            "uses": list(self.uses),
+            "chain": None
+            if self.chain_at < 0
+            else {
+                "component": self.chain_owner,
+                "at": sb.CELL_TEXTS[self.chain_at],
+                "moved": [sb.CELL_TEXTS[c] for c in self.chain_moved],
+            },
+            "recent": [[s, a] for s, a in self.recent],
+            "winners": list(self.winners),
+            "reason": self.reason,
+        }
+
+    def _load(self, fields: Mapping[str, Any]) -> None:
+        n = self.n
+        check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
+        phase = self.phase = _PHASE_NAMES.index(fields["phase"])
+        self.player = load_int(fields["player"], 0, n - 1, "player")
+        self.private_seat = load_int(fields["private_seat"], -1, n - 1, "private_seat")
+        check((phase == PRIVATE) == (self.private_seat >= 0), "private_seat is a seat exactly in 'place private disk'")
+        self.turns = load_int(fields["turns"], 0, _ROUND_CAP * n, "turns")
+        self.setup_cards = _cards(fields["setup_cards"], "setup_cards")
+        self.draw_pile = sorted(_cards(fields["draw_pile"], "draw_pile"))
+        check(
+            sorted(self.setup_cards + self.draw_pile) == list(box.NUMBER_CARDS),
+            "every one of the 60 number cards must be turned (setup_cards) or unturned (draw_pile), once",
+        )
+        turned = len(self.setup_cards)
+        dealt = _COMPONENTS * n
+        expect_phase = DEAL_COMPONENTS if turned < dealt else DEAL_FIGURES if turned < dealt + n + 2 else -1
+        check(
+            phase == expect_phase if expect_phase >= 0 else turned == dealt + n + 2 and phase > DEAL_FIGURES,
+            f"{turned} set-up cards turned does not fit phase {fields['phase']!r}",
+        )
+        rings = fields["rings"]
+        check(isinstance(rings, Mapping), "rings: an object of four lists")
+        cells: list[int] = []
+        for name, size in (("outer", 30), ("coloured", 30), ("middle", 30), ("inner", 60)):
+            ring = rings[name]
+            check(isinstance(ring, list) and len(ring) == size, f"rings.{name}: a list of {size} seats or nulls")
+            cells += [-1 if s is None else load_int(s, 0, n - 1, f"rings.{name} entry") for s in ring]
+        self.cells = cells
+        figures = fields["figures"]
+        check(isinstance(figures, list) and len(figures) == 6, "figures: six stones or nulls (white..red, gray)")
+        self.figures = [-1 if f is None else _stone(f) for f in figures]
+        self.energy = _ints(fields["energy"], 6, 0, sb.ENERGY_DISKS, "energy")
+        private = fields["private"]
+        check(isinstance(private, list) and len(private) == n, f"private: one list of six counts per seat ({n})")
+        self.private = [x for row in private for x in _ints(row, 6, 0, _PRIVATE_DISKS, "private")]
+        self.placed = _ints(fields["private_placed"], n, 0, _PRIVATE_DISKS, "private_placed")
+        self.held = _ints(fields["held"], n, 0, 2, "held")
+        check(fields["action"] in _ACTION_NAMES, "action must be null, 'a', 'b' or 'c'")
+        self.kind = _ACTION_NAMES.index(fields["action"])
+        cup = fields["action_cup"]
+        check(cup is None or cup in sb.CUP_NAMES[:3], "action_cup: null or an inside cup")
+        self.take_cup = -1 if cup is None else sb.CUP_NAMES.index(cup)
+        check((self.kind == ACTION_A) == (self.take_cup >= 0), "action_cup is named exactly for action a")
+        hand = fields["hand"]
+        check(isinstance(hand, list) and all(h in _DISK_TEXTS for h in hand), "hand: disks like 'in1' or 'mine out2'")
+        self.hand = sorted(_DISK_TEXTS.index(h) for h in hand)
+        self.uses = _ints(fields["uses"], 3, 0, sb.ENERGY_DISKS + _PRIVATE_DISKS, "uses")
+        self.recent = tuple(
+            (load_int(s, 0, n - 1, "recent seat"), load_int(a, 0, sb.ACTION_COUNT - 1, "recent action"))
+            for s, a in fields["recent"]
+        )
+        check(len(self.recent) <= _RECENT, f"recent: at most {_RECENT} actions")
+        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
+        self.reason = str(fields["reason"])
+        check((phase == OVER) == bool(self.winners), "winners are named exactly when the game is over")
+        self._load_chain(fields["chain"])
+        self._check_pieces(turned)
+        self._check_turn()
+
+    def _load_chain(self, chain: Any) -> None:
+        check((chain is not None) == (self.phase == DISPLACE), "chain: an object exactly in phase 'displace'")
+        self._end_chain()
+        if chain is None:
+            return
+        cells = [_cell(c) for c in chain["moved"]]
+        self.chain_at = _cell(chain["at"])
+        self.chain_owner = load_int(chain["component"], 0, self.n - 1, "chain.component")
+        self.chain_moved = cells
+        check(
+            bool(cells) and len(set(cells)) == len(cells) and cells[-1] == self.chain_at,
+            "chain.moved: distinct cells ending with chain.at",
+        )
+        check(all(self.cells[c] >= 0 for c in cells), "chain: moved components stand on their cells")
+        check(
+            bool(sb.displace_options(self.cells, self.chain_at, cells)),
+            "chain: the displaced component must have a legal direction",
+        )
+
+    def _check_pieces(self, turned: int) -> None:
+        n = self.n
+        cells = self.cells
+        dealt = _COMPONENTS * n
+        if self.phase <= DEAL_FIGURES:  # the board is exactly what the turned cards made
+            board = [-1] * sb.CELLS
+            for k, card in enumerate(self.setup_cards[:dealt]):
+                sb.setup_place(board, card // 2 + 1, k // _COMPONENTS)
+            check(board == cells, "during set-up the components stand where the turned cards put them (SC7)")
+            figures = [-1] * 6
+            for j, card in enumerate(self.setup_cards[dealt:]):
+                figures[j if j <= n else sb.GRAY_FIGURE] = card
+            check(figures == self.figures, "during set-up the figures stand where the turned cards put them")
+        else:
+            in_play = (*range(n + 1), sb.GRAY_FIGURE)
+            check(
+                all((self.figures[f] >= 0) == (f in in_play) for f in range(6)),
+                "figures: the seats', the neutral colour's and the gray figure stand on the inner ring, no other",
+            )
+        for seat in range(n):
+            count = cells.count(seat) + (1 if self.chain_owner == seat else 0)
+            check(count == min(_COMPONENTS, max(0, turned - _COMPONENTS * seat)), f"seat {seat}: seven components")
+        self.inner = [cells[_INNER:].count(seat) for seat in range(n)]
+        neutral = sum(self.energy) + sum(self.held) + sum(1 for d in self.hand if d < 6)
+        check(neutral == sb.ENERGY_DISKS, "the nine energy disks are in cups, held, or in hand")
+        for seat in range(n):
+            mine = sum(self.private[6 * seat : 6 * seat + 6])
+            if seat == self.player:
+                mine += sum(1 for d in self.hand if d >= 6)
+            check(mine == self.placed[seat], f"seat {seat}: private disks in cups and hand match private_placed")
+            winner = self.phase == OVER and self.inner[seat] >= self.target
+            pending = winner or self.private_seat == seat
+            check(self.placed[seat] == self.inner[seat] - pending, f"seat {seat}: one private disk per arrival (SC9)")
+            check(self.inner[seat] < self.target or winner, f"seat {seat} has cast the spell: the game is over")
+
+    def _check_turn(self) -> None:
+        phase = self.phase
+        kind = self.kind
+        hand = self.hand
+        sections = [0, 0, 0]
+        for disk in hand:
+            sections[disk % 3] += 1
+        check(all(u <= h for u, h in zip(self.uses, sections, strict=True)), "uses: at most the disks in hand")
+        if kind == ACTION_A:
+            check(all(d % 6 == self.take_cup for d in hand), "action a: every disk comes from its inside cup")
+        elif kind == ACTION_B:
+            check(all(d % 6 >= 3 for d in hand), "action b: every disk comes from an outside cup")
+        else:
+            check(not hand, "only actions a and b hold disks in hand")
+        if phase == OVER or phase <= DEAL_FIGURES:
+            check(phase == OVER or (kind == NO_ACTION and not any(self.held)), "set-up: nobody acts yet")
+            return
+        if phase == RETURN:
+            check(kind == NO_ACTION and self.held[self.player] > 0, "return held disks: the mover holds some")
+        elif phase == TAKE:
+            check(kind != ACTION_C or (self.held[self.player] == 1 and any(self.energy)), "action c takes two")
+            check(kind == NO_ACTION or kind == ACTION_C or bool(hand), "actions a and b take a disk first")
+            check(not any(self.uses) or kind in (ACTION_A, ACTION_B), "uses come with disks")
+        else:
+            check(kind in (ACTION_A, ACTION_B) and bool(hand), f"phase {_PHASE_NAMES[phase]!r} needs action a or b")
+            check(phase != USE or any(self.uses), "phase 'use' needs a disk left to use")
+            check(phase != REPLACE or not any(self.uses), "phase 'replace disks' has no use left")
+
+
+_DISK_TEXTS: tuple[str, ...] = tuple(("mine " if d >= 6 else "") + sb.CUP_NAMES[d % 6] for d in range(12))
+_STONE_BY_TEXT = {box.inner_text(t): t for t in range(box.INNER_STONES)}
+
+
+def _ints(values: Any, size: int, low: int, high: int, name: str) -> list[int]:
+    check(isinstance(values, list) and len(values) == size, f"{name}: a list of {size} integers")
+    return [load_int(v, low, high, name) for v in values]
+
+
+def _cards(values: Any, name: str) -> list[int]:
+    return load_cards(values, name, box.NUMBER_CARDS, "number cards (1d..30d, 1n..30n)")
+
+
+def _stone(text: Any) -> int:
+    check(text in _STONE_BY_TEXT, "an inner stone is written like '13 night' or '13 day'")
+    return _STONE_BY_TEXT[text]
+
+
+def _cell(text: Any) -> int:
+    check(text in sb.CELL_BY_TEXT and sb.CELL_BY_TEXT[text] < _INNER, "a chain cell is written like 'coloured 13'")
+    return sb.CELL_BY_TEXT[text]
+
+
+class SpellCasting(Game):
+    """Spell Casting for 3-4 players; option ``variant`` is ``standard`` (4 components) or ``short`` (3)."""
+
+    info = GameInfo(
+        id="spell_casting",
+        name="Stonehenge Spell Casting Game",
+        min_players=3,
+        max_players=4,
+        version="1.0.0",
+        rule_text="Stonehenge Spell Casting Game, an abstract strategy game by Benjamin Parker (Stonehenge Anthology)",
+        summary="convert energy to draw your spell components into the inner ring",
+        options=(
+            Option(
+                "variant",
+                ("standard", "short"),
+                "standard",
+                "short: the spell is cast with 3 components on the inner ring, not 4",
+            ),
+        ),
+        round_cap=_ROUND_CAP,
+        hidden_information=False,
+    )
+    state_class = SpellCastingState
+    player_action_texts = sb.PLAYER_TEXTS
+    chance_action_texts = sb.CHANCE_TEXTS
+
+    def max_game_length(self) -> int:
+        n = self.num_players
+        # Set-up: 8n + 2 cards. A turn: at most 2 held disks back, 12 takes (9 neutral and 3 own
+        # private disks) and done, per disk one use, a chain of at most 7n - 1 pushes and one
+        # private disk, then done and 12 replacements.
+        disks = sb.ENERGY_DISKS + _PRIVATE_DISKS
+        turn = 2 + disks + 1 + disks * (1 + _COMPONENTS * n + 1) + 1 + disks
+        return 8 * n + 2 + _ROUND_CAP * n * turn

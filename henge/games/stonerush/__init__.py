@@ -1,0 +1,14 @@
+"""Stonerush: the rules, the rule-based player, the log lines and the drawings."""
+
+from henge.engine import GamePlugin
+
+PLUGIN = GamePlugin(
+    id="stonerush",
+    package=__name__,
+    game="rules:Stonerush",
+    bot="bot",
+    narrator="narrate:narrate",
+    terminal="terminal",
+    board_js="board.js",
+    rules_page="rules.md",
+)

@@ -1,0 +1,149 @@
+"""The Spell Casting rule-based player and evaluation: rules of thumb on crafted positions, whole games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from positions import spell_casting_position
+
+import henge
+from henge.agents.base import make_decision
+from henge.engine import State
+from henge.games.spell_casting import bot as heuristic
+
+CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
+FIGURES = ("white", "blue", "green", "yellow", "red", "gray")
+PARK = [f"{ring} {m}" for ring in ("outer", "coloured", "middle") for m in range(12, 29, 2)]
+"""Where the components not named in a position wait: sections 2 and 3, apart, off the figures' numbers."""
+
+
+def position(board: dict[str, int], **fields: Any) -> State:
+    """Returns seat 0's turn of three players (phase 'take'); components not named in ``board`` wait on ``PARK``."""
+    return spell_casting_position(3, board=board, park=PARK, **fields)
+
+
+def choice(state: State) -> str:
+    decision = make_decision(state, state.current_player(), random.Random(0), samples=False)
+    return state.action_to_string(heuristic.choose(decision))
+
+
+def test_it_pulls_its_own_component_from_the_middle_ring_onto_its_figures_stone():
+    state = position({"middle 13": 0}, figures={"white": "13 day"}, energy=(6, 0, 0, 1, 1, 1))
+    assert choice(state) == "take out1"
+    for text in ("take out1", "take out2", "take out3", "done"):
+        state.apply_text(text)
+    assert choice(state) == "pull middle 13 day"
+
+
+def test_it_brings_a_figure_onto_its_component_and_then_pulls_it_in():
+    state = position({"coloured 5": 0}, figures={"white": "3 night"}, energy=(0, 3, 3, 3, 0, 0))
+    for text in ("take out1", "take out1", "take out1", "done"):
+        state.apply_text(text)
+    assert choice(state) == "figure white 5 right"  # 3 night (stone 4) to 5 day (stone 9)
+    state.apply_text("figure white 5 right")
+    assert choice(state) == "pull coloured 5"
+
+
+def test_it_pushes_a_rivals_component_out_with_a_figure():
+    state = position({"middle 7": 1}, figures={"gray": "7 night"}, energy=(0, 4, 4, 1, 0, 0))
+    state.apply_text("take out1")
+    state.apply_text("done")
+    assert choice(state) == "push middle 7"
+
+
+def test_action_a_pushes_its_own_component_in_with_a_rivals():
+    # moving blue's outer 4 onto white's outer 5 displaces white: white goes in, to coloured 5
+    state = position({"outer 4": 1, "outer 5": 0}, energy=(1, 4, 4, 0, 0, 0))
+    assert choice(state) == "take in1"
+    state.apply_text("take in1")
+    state.apply_text("done")
+    assert choice(state) == "move outer 4 right"
+    state.apply_text("move outer 4 right")
+    assert choice(state) == "displace in"
+
+
+def test_a_rivals_displaced_component_goes_out():
+    state = position({"coloured 4": 0, "coloured 5": 1}, energy=(1, 4, 4, 0, 0, 0))
+    for text in ("take in1", "done", "move coloured 4 right"):
+        state.apply_text(text)
+    assert choice(state) == "displace out"
+
+
+def test_with_nothing_worth_doing_it_holds_two_disks():
+    # every figure on 5 night: no component in section 1, and one move (1, 5 or 20) brings none onto one
+    state = position({}, figures=dict.fromkeys(FIGURES, "5 night"), energy=(6, 0, 0, 3, 0, 0))
+    assert choice(state).startswith("hold")
+
+
+def test_it_places_its_private_disk_where_it_can_use_it():
+    state = position(
+        {"middle 13": 0, "middle 3": 0}, figures={"white": "3 night", "gray": "13 day"}, energy=(0, 3, 3, 1, 1, 1)
+    )
+    for text in ("take out1", "take out2", "take out3", "done", "pull middle 13 day"):
+        state.apply_text(text)
+    assert state.observation(0)["phase"] == "place private disk"
+    assert choice(state) == "place out1"  # next turn it pulls middle 3 onto 3 night
+
+
+def play_game(players: int, seed: int, bots: list[str], variant: str = "standard") -> tuple[list[float], int]:
+    state = henge.load("spell_casting", players, variant=variant).new_initial_state()
+    rng = random.Random(seed)
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if bots[seat] == "heuristic":
+            action = heuristic.choose(make_decision(state, seat, rng, samples=False))
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        state.apply_action(action)
+        decisions += 1
+    return state.returns(), decisions
+
+
+@pytest.mark.parametrize(("players", "variant"), [(3, "standard"), (4, "standard"), (3, "short"), (4, "short")])
+def test_only_legal_actions_over_whole_games_and_games_end_quickly(players: int, variant: str):
+    for seed in range(2):
+        returns, decisions = play_game(players, seed, ["heuristic"] * players, variant)
+        assert sum(returns) == pytest.approx(1.0)
+        assert decisions < 2000
+    play_game(players, 7, ["heuristic", *["random"] * (players - 1)], variant)
+
+
+def test_it_beats_random_players():
+    wins = 0.0
+    for seed in range(6):
+        seats = ["random"] * 3
+        seats[seed % 3] = "heuristic"
+        returns, _ = play_game(3, seed, seats)
+        wins += returns[seed % 3]
+    assert wins >= 5
+
+
+def test_evaluate_is_a_chance_in_0_1_and_ranks_a_winning_position_above_a_losing_one():
+    winning = position({"inner 1 night": 0, "inner 2 night": 0, "inner 3 night": 0, "middle 4": 0})
+    losing = position({"inner 1 night": 1, "inner 2 night": 1, "inner 3 night": 1, "middle 4": 1})
+    for state in (winning, losing, position({})):
+        values = heuristic.evaluate(state)
+        assert len(values) == 3 and all(0.0 <= v <= 1.0 for v in values)
+        assert sum(values) == pytest.approx(1.0)
+    assert heuristic.evaluate(winning)[0] > 0.8 > heuristic.evaluate(losing)[0]
+    assert heuristic.evaluate(winning)[0] > heuristic.evaluate(position({}))[0] > heuristic.evaluate(losing)[0]
+
+
+def test_evaluate_gives_the_returns_at_the_end():
+    state = position(
+        {"inner 1 night": 0, "inner 2 night": 0, "inner 3 night": 0, "middle 4": 0},
+        figures={"white": "4 day"},
+        energy=(0, 4, 4, 1, 0, 0),
+    )
+    for text in ("take out1", "done", "pull middle 4 day"):
+        state.apply_text(text)
+    assert state.is_terminal()
+    assert heuristic.evaluate(state) == [1.0, 0.0, 0.0]
