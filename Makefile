@@ -1,14 +1,14 @@
 # Two commands do all set-up on a fresh machine with Python 3.11:
 #   make run   - virtual environment, install, serve the web app (SQLite file henge.db) and print its address
 #   make test  - install what the tests need (Chromium and PostgreSQL through apt as root), then lint, type check
-#                and the whole suite
+#                import contracts, dependency check and the whole suite (slowest tests listed at the end)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test browser postgres lint typecheck pytest bench clean
+.PHONY: run test quick browser postgres lint typecheck contracts deps pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,11 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/henge serve
 
-test: $(TEST_STAMP) browser postgres lint typecheck pytest
+test: $(TEST_STAMP) browser postgres lint typecheck contracts deps pytest
+
+# The suite without the tests marked slow (whole games in a browser, long playouts): a minute or two.
+quick: $(TEST_STAMP) lint typecheck contracts deps
+	$(BIN)/python -m pytest -n auto -m 'not slow'
 
 # The browser tests drive Debian's Chromium (Playwright cannot download a browser here).
 browser:
@@ -55,11 +59,19 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
+# Which package may import which: the contracts in pyproject.toml ([tool.importlinter]).
+contracts: $(TEST_STAMP)
+	$(BIN)/lint-imports --no-cache
+
+# Every declared dependency is used and every import is declared ([tool.deptry]).
+deps: $(TEST_STAMP)
+	$(BIN)/deptry .
+
 pytest: $(TEST_STAMP) browser postgres
-	HENGE_BROWSER_REQUIRED=1 HENGE_POSTGRES_REQUIRED=1 $(BIN)/python -m pytest -n auto
+	HENGE_BROWSER_REQUIRED=1 HENGE_POSTGRES_REQUIRED=1 $(BIN)/python -m pytest -n auto --durations=15
 
 bench: $(STAMP)
 	$(BIN)/henge bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache test-artifacts

@@ -244,6 +244,7 @@ def test_stonerush_heuristic_races_its_own_colour_and_pushes_back_a_rival():
     assert state.action_to_string(agent.choose(decision)) in ("discard 11n", "discard 13d")
 
 
+@pytest.mark.slow
 def test_ismcts_beats_random_by_a_margin():
     game = henge.load("stonerush", 3)
     wins = 0.0

@@ -44,6 +44,7 @@ def test_play_a_whole_game_by_numbers_and_text_then_replay_it(tmp_path):
     assert stepped.exit_code == 0 and "step 3" in stepped.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", henge.list_games())
 def test_every_game_is_playable_in_the_terminal_to_the_end(game_id):
     # Heuristic bots where the game has them: against random bots some games run to thousands of decisions.

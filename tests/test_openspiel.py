@@ -11,6 +11,7 @@ from henge.adapters import openspiel  # noqa: E402
 openspiel.register_all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", game_configs(), ids=config_id)
 def test_pyspiel_random_sim_test(config):
     game_id, players, options = config
