@@ -11,8 +11,10 @@ itself, so it may lie ahead of it too), a trilithon only where it lies behind
 its own runner, a bluestone trilithon only against a rival about to win. It
 never pays a block with the card it means to move with.
 
-It knows the course as a player does (``_Course`` below) and reads only its
-observation; the evaluation reads states through ``State.to_json``.
+It knows the course as a player does: the geometry, the block placements
+and how a runner moves come from :mod:`henge.games.druid_olympics.course`, a
+public fact of the board. It reads only its observation; the evaluation reads
+states through ``State.to_json``.
 """
 
 from __future__ import annotations
@@ -24,181 +26,29 @@ from typing import Any
 from henge import box
 from henge.agents.base import Decision
 from henge.engine import State
+from henge.games.druid_olympics import course
+from henge.games.druid_olympics.course import ALTAR, BLUESTONE, EMPTY, HORSESHOE, INNER, NUMBERED, SPACES, TRILITHON
 
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: a turn's worth of a move is seen only after the rivals' replies, so each
 iteration lets every seat play six decisions as this player would before the evaluation;
 100 iterations keep a decision near 0.2 processor seconds."""
 
-# --- the course, as a player knows it --------------------------------------------------
-# Space ids: coloured n -> n-1, numbered n -> 29+n, inner stone i -> 60+i, bluestone k -> 119+k.
-# A runner's progress uses the same ids up to 119; 120..129 are the horseshoe stones from its
-# end, 130 the altar. A cover list holds, per space, -1, the seat owning a bar/disk, or 5+colour.
-
-NUMBERED, INNER, BLUESTONE, HORSESHOE, ALTAR, SPACES = 30, 60, 119, 120, 130, 139
-EMPTY, TRILITHON = -1, 5
-_NEED_END = -1
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _NUMBER = box.CARD_NUMBER
 _COLOUR = box.CARD_COLOUR
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
-_PATHS = {end: box.bluestone_path(end) for end in box.BLUESTONE_ENDS}
 _COLOURS = box.PLAYER_COLOURS
 
 
-def _space_text(space: int) -> str:
-    if space < NUMBERED:
-        return f"coloured {space + 1}"
-    if space < INNER:
-        return f"numbered {space - 29}"
-    if space < HORSESHOE:
-        return f"inner {box.inner_text(space - INNER)}"
-    return f"bluestone {space - BLUESTONE}"
-
-
-_SPACE = {_space_text(s): s for s in range(SPACES)}
-
-
-def _progress(text: str, end: int | None) -> int:
-    """Returns the progress of a runner standing on ``text`` who entered the horseshoe at ``end``."""
-    if text == "altar":
-        return ALTAR
-    space = _SPACE[text]
-    if space < HORSESHOE:
-        return space
-    assert end
-    return HORSESHOE + _PATHS[end].index(space - BLUESTONE)
-
-
-def _target_spaces(text: str) -> tuple[str, tuple[int, ...]]:
-    """Returns the piece (``bar``, ``disk``, ``trilithon <colour>``) and the spaces of a block place."""
-    words = text.split(" on ")
-    piece, place = words[0], words[1]
-    if not piece.startswith("trilithon"):
-        return piece, (_SPACE[place],)
-    if place.startswith("numbered"):
-        n = int(place.split()[1])
-        return piece, (n - 1, 29 + n)
-    if place.startswith("inner"):
-        first = _SPACE[place]
-        return piece, tuple(range(first, first + 4))
-    low, high = place.split()[1].split("-")
-    return piece, tuple(range(BLUESTONE + int(low), BLUESTONE + int(high) + 1))
-
-
 def _cover(obs: dict[str, Any]) -> list[int]:
+    """Returns the course's block list (``course.py``) from the observation's blocks."""
     cover = [EMPTY] * SPACES
     for block in obs["blocks"]:
         piece = block["piece"]
         code = block["owner"] if block["owner"] is not None else TRILITHON + _COLOURS.index(piece.split()[1])
-        cover[_SPACE[block["space"]]] = code
+        cover[course.parse_space(block["space"])] = code
     return cover
-
-
-def _extra(code: int, seat: int) -> int:
-    if code == EMPTY or code == seat:
-        return 0
-    return 2 if code >= TRILITHON else 1
-
-
-def _lost(code: int, in_horseshoe: bool, seat: int) -> int:
-    if code == EMPTY or code == seat:
-        return 0
-    if code >= TRILITHON:
-        return 0 if in_horseshoe else 2
-    return 1
-
-
-def _coloured_way(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, list[int]]:
-    space = box.next_coloured_space(start + 1, colour)
-    destination = NUMBERED if space is None else space - 1
-    return destination, [s for s in range(start + 1, min(destination, NUMBERED)) if _extra(cover[s], seat)]
-
-
-def _coloured_move(cover: list[int], seat: int, start: int, colour: int, paid: int) -> int:
-    destination, way = _coloured_way(cover, seat, start, colour)
-    for space in way:
-        cost = _extra(cover[space], seat)
-        if paid < cost:
-            return space
-        paid -= cost
-    return destination
-
-
-def _entry_cost(cover: list[int], end: int) -> int:
-    return 3 if cover[BLUESTONE + _PATHS[end][0]] >= TRILITHON else 1
-
-
-def _ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> int:
-    """Where ``steps`` steps from ``start`` (coloured 30 or beyond) end; _NEED_END if an end must be chosen."""
-    position, left = start, steps
-    exempt = cover[start] if cover[start] >= TRILITHON else EMPTY
-    while left > 0:
-        ahead = position + 1
-        if ahead == HORSESHOE:
-            if not end:
-                return _NEED_END
-            return HORSESHOE if left >= _entry_cost(cover, end) else position
-        code = cover[ahead]
-        if code != EMPTY and code == exempt:
-            position, left = ahead, left - 1
-            continue
-        exempt = EMPTY
-        extra = _extra(code, seat)
-        if not extra:
-            position, left = ahead, left - 1
-            continue
-        span = 1
-        while code >= TRILITHON and ahead + span < HORSESHOE and cover[ahead + span] == code:
-            span += 1
-        beyond = ahead + span
-        beyond_cost = 1
-        if beyond == HORSESHOE:
-            if not end:
-                return _NEED_END if left >= span + extra + 1 else ahead
-            beyond_cost = _entry_cost(cover, end)
-        if left < span + extra + beyond_cost:
-            return ahead
-        position, left = beyond - 1, left - span - extra
-    return position
-
-
-def _stone(end: int, progress: int) -> int:
-    return BLUESTONE + _PATHS[end][progress - HORSESHOE]
-
-
-def _stone_cost(cover: list[int], end: int, progress: int) -> int:
-    if progress == ALTAR:
-        return 1
-    return 3 if cover[_stone(end, progress)] >= TRILITHON else 1
-
-
-def _horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: int) -> int:
-    position = start
-    while points > 0 and position < ALTAR:
-        cost = _stone_cost(cover, end, position + 1)
-        if points < cost:
-            break
-        points -= cost
-        position += 1
-        if position == ALTAR:
-            break
-        if _extra(cover[_stone(end, position)], seat) == 1:
-            if points < 1 + _stone_cost(cover, end, position + 1):
-                break
-            points -= 1
-    return position
-
-
-def _path_cost(cover: list[int], seat: int, end: int, start: int = HORSESHOE) -> int:
-    """Returns the points needed to walk the horseshoe from ``start`` (before entering: the first stone)."""
-    first = max(start, HORSESHOE - 1) + 1
-    total = 0
-    for progress in range(first, ALTAR + 1):
-        total += _stone_cost(cover, end, progress)
-        if progress < ALTAR and _extra(cover[_stone(end, progress)], seat) == 1:
-            total += 1
-    return total
 
 
 # --- how many moves a runner still needs ---------------------------------------------------
@@ -243,12 +93,17 @@ def _moves_left(progress: int, points_ahead: float, hand: list[int] | None) -> f
     return moves + 0.3 + points_ahead / _POINTS_PER_MOVE
 
 
+def _path_ahead(cover: list[int], seat: int, end: int) -> int:
+    """Returns the horseshoe points still ahead of a runner not yet in it, from the first stone of ``end`` on."""
+    return course.horseshoe_cost(cover, seat, end, HORSESHOE)
+
+
 def _points_ahead(cover: list[int], seat: int, progress: int, end: int | None) -> float:
     if cover[HORSESHOE:] == _CLEAR_BLUESTONES:
         return float(ALTAR - max(progress, HORSESHOE))
     if progress >= HORSESHOE and end:
-        return float(_path_cost(cover, seat, end, progress))
-    return float(min(_path_cost(cover, seat, e) for e in box.BLUESTONE_ENDS))
+        return float(course.horseshoe_cost(cover, seat, end, progress))
+    return float(min(_path_ahead(cover, seat, e) for e in course.ENDS))
 
 
 _TEMPERATURE = 0.9
@@ -282,13 +137,13 @@ def evaluate(state: State) -> list[float]:
     cover = [EMPTY] * SPACES
     for seat, where in enumerate(data["bars"]):
         if where is not None:
-            cover[_SPACE[where]] = seat
+            cover[course.parse_space(where)] = seat
     for seat, where in enumerate(data["disks"]):
         if where is not None:
-            cover[_SPACE[where]] = seat
+            cover[course.parse_space(where)] = seat
     for colour, place in enumerate(data["trilithons"]):
         if place is not None:
-            for space in _target_spaces(place)[1]:
+            for space in course.parse_target(place).spaces:
                 cover[space] = TRILITHON + colour
     phase = data["phase"]
     first = max(data["first"], 0)
@@ -296,7 +151,7 @@ def evaluate(state: State) -> list[float]:
     times = []
     for seat in range(n):
         end = data["ends"][seat]
-        progress = _progress(data["runners"][seat], end)
+        progress = course.parse_runner(data["runners"][seat], end or 0)
         hand = [_CARD[t] for t in data["hands"][seat]]
         if seat == current and phase in ("move", "pay", "enter"):
             hand = hand + [_CARD[t] for t in data["table"]]
@@ -363,13 +218,13 @@ def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
     seat, cover = view.seat, view.cover
     start = view.progress[seat]
     if start < NUMBERED - 1:
-        after = _coloured_move(cover, seat, start, _COLOUR[card], paid)
+        after = course.coloured_move(cover, seat, start, _COLOUR[card], paid)
     else:
         end = view.ends[seat] or _best_end(view)
-        after = _ring_walk(cover, seat, start, _NUMBER[card], end)
+        after = course.ring_walk(cover, seat, start, _NUMBER[card], end)
     if after == start:
         return after, 0
-    return after, _lost(cover[after], False, seat) if after < HORSESHOE else 0
+    return after, course.lost_turns(cover[after], False, seat) if after < HORSESHOE else 0
 
 
 def _move_score(view: _View, card: int, paid: int = 0) -> float:
@@ -411,7 +266,7 @@ def _horseshoe_play(view: _View) -> list[int]:
     for size in range(len(numbers) + 1):
         for subset in combinations(numbers, size):
             total = laid + sum(_NUMBER[c] for c in subset)
-            reach = _horseshoe_walk(view.cover, seat, end, start, total // 10)
+            reach = course.horseshoe_walk(view.cover, seat, end, start, total // 10)
             kept = sum(_NUMBER[c] - _MEAN_CARD for c in numbers if c not in subset)
             key = (reach, kept, -size)
             if best_key is None or key > best_key:
@@ -438,7 +293,7 @@ def _choose_pay(view: _View, actions: dict[str, int]) -> str:
 
 
 def _best_end(view: _View) -> int:
-    return min(box.BLUESTONE_ENDS, key=lambda e: (_path_cost(view.cover, view.seat, e), e))
+    return min(course.ENDS, key=lambda e: (_path_ahead(view.cover, view.seat, e), e))
 
 
 def _choose_end(view: _View, actions: dict[str, int]) -> str:
@@ -451,21 +306,22 @@ _BLOCK_THRESHOLD = 0.06
 """A block must be worth this much (in rivals' winning chances delayed, in turns) to be worth its cards."""
 
 
-def _delay(view: _View, seat: int, piece: str, spaces: tuple[int, ...]) -> float:
-    """Returns about how many turns a block on ``spaces`` costs the runner of ``seat``."""
-    if seat == view.seat and not piece.startswith("trilithon"):
+def _delay(view: _View, seat: int, target: course.Target) -> float:
+    """Returns about how many turns a block on ``target``'s spaces costs the runner of ``seat``."""
+    trilithon = target.piece >= TRILITHON
+    if seat == view.seat and not trilithon:
         return 0.0
     at = view.progress[seat]
-    trilithon = piece.startswith("trilithon")
+    spaces = target.spaces
     if spaces[0] >= HORSESHOE:  # bluestones (space ids 120..138)
         entered = view.ends[seat]
-        ends = [entered] if entered else list(box.BLUESTONE_ENDS)
+        ends = [entered] if entered else list(course.ENDS)
         if at < INNER + 30:
             return 0.0
         costs = []
         for end in ends:
             cost = 0.0
-            for k, stone in enumerate(_PATHS[end]):
+            for k, stone in enumerate(course.PATHS[end]):
                 progress = HORSESHOE + k
                 if BLUESTONE + stone in spaces and progress > at:
                     cost += (2.0 / _POINTS_PER_MOVE) if trilithon else 0.45
@@ -498,55 +354,23 @@ def _own_weight(chances: list[float], seat: int) -> float:
     return chances[seat] + _OWN_WEIGHT_FLOOR
 
 
-def _block_value(view: _View, text: str, chances: list[float]) -> float:
-    piece, spaces = _target_spaces(text)
+def _block_value(view: _View, target: course.Target, chances: list[float]) -> float:
     value = 0.0
     for seat in range(len(view.progress)):
         if seat != view.seat:
-            value += chances[seat] * _delay(view, seat, piece, spaces)
+            value += chances[seat] * _delay(view, seat, target)
     mine = _own_weight(chances, view.seat)
-    value -= mine * _delay(view, view.seat, piece, spaces)
-    if piece in ("bar", "disk"):  # the piece leaves its old place
-        old = view.obs["runners"][view.seat][piece]
+    value -= mine * _delay(view, view.seat, target)
+    if target.piece < TRILITHON:  # the bar or disk leaves its old place
+        old = view.obs["runners"][view.seat][course.PIECES[target.piece]]
         if old is not None:
-            old_spaces = (_SPACE[old],)
-            value -= sum(
-                chances[s] * _delay(view, s, piece, old_spaces) for s in range(len(view.progress)) if s != view.seat
-            )
-    elif len(spaces) == 3:  # a bluestone trilithon: no move this turn
+            vacated = course.TARGETS[course.parse_space(old)]  # a bar's or disk's target index is its space's
+            value -= sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
+    elif target.need == course.NEED_ALL:  # a bluestone trilithon: no move this turn
         value -= mine * 1.0
     else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
         value += mine * _FREED_SLOT
     return value
-
-
-def _payments(text: str, hand: list[int], table: list[int]) -> list[tuple[int, ...]]:
-    """Returns the sets of hand cards that pay for the block place ``text`` with the cards already laid."""
-    piece, spaces = _target_spaces(text)
-    numbers = [c for c in hand if c < _TRI_CARD]
-    laid = [c for c in table if c < _TRI_CARD]
-    space = spaces[-1] if piece.startswith("trilithon") and len(spaces) == 2 else spaces[0]
-    if piece.startswith("trilithon") and len(spaces) == 3:
-        return [tuple(hand)]
-    if space > BLUESTONE:  # a disk on a bluestone: any one card
-        return [()] if table else [(c,) for c in hand]
-    if space < NUMBERED:  # a bar on a coloured space: one card of its colour
-        colour = box.colour_index(space + 1)
-        return [()] if table else [(c,) for c in numbers if _COLOUR[c] == colour]
-    if space < INNER:
-        value, pool = space - 29, numbers
-    else:
-        n, day = box.inner_stone(space - INNER)
-        value, pool = n, [c for c in numbers if box.CARD_IS_DAY[c] == day]
-    left = value - sum(_NUMBER[c] for c in laid)
-    if left == 0:
-        return [()]
-    found = []
-    for size in range(1, len(pool) + 1):
-        for subset in combinations(pool, size):
-            if sum(_NUMBER[c] for c in subset) == left:
-                found.append(subset)
-    return found
 
 
 def _keep_card(view: _View) -> int | None:
@@ -574,18 +398,17 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
     for text in actions:
         if text == "pass":
             continue
+        target = course.parse_target(text)
         hand = view.hand
-        if text.startswith("trilithon"):
-            piece, spaces = _target_spaces(text)
-            if _delay(view, view.seat, piece, spaces) > 0:
+        if target.piece >= TRILITHON:
+            if _delay(view, view.seat, target) > 0:
                 continue  # trilithons block their own layer too: never one in the own way
-            colour = _COLOURS.index(text.split()[1])
-            hand = [c for c in hand if c != _TRI_CARD + colour]
-        payments = _payments(text, hand, [])
+            hand = [c for c in hand if c != _TRI_CARD + target.colour]
+        payments = course.completions(target, hand, [])
         if not payments:
             continue
         cost = min(_payment_cost(view, p, keep) for p in payments) * _own_weight(chances, view.seat)
-        value = _block_value(view, text, chances) - cost
+        value = _block_value(view, target, chances) - cost
         if value > best_value:
             best, best_value = text, value
     return best
@@ -593,8 +416,8 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
 
 def _choose_payment(view: _View, actions: dict[str, int]) -> str:
     keep = _keep_card(view)
-    target = view.obs["target"]
-    options = [p for p in _payments(target, view.hand, view.table) if p]
+    target = course.parse_target(view.obs["target"])
+    options = [p for p in course.completions(target, view.hand, view.table) if p]
     legal = {t for t in actions if t.startswith("use ")}
     options = [p for p in options if all(f"use {box.CARD_TEXT[c]}" in legal for c in p)]
     if not options:

@@ -155,6 +155,15 @@ def _targets() -> tuple[Target, ...]:
 TARGETS: tuple[Target, ...] = _targets()
 _BAR_COLOURED, _BAR_NUMBERED, _DISK_INNER, _DISK_BLUE, _TRI = 0, 30, 60, 120, 139
 _TRI_SPAN = 30 + 57 + 17
+_TARGET_BY_TEXT = {t.text: t for t in TARGETS}
+
+
+def parse_target(text: object) -> Target:
+    """Returns the block placement written ``text`` (``Target.text``); raises ValueError otherwise."""
+    target = _TARGET_BY_TEXT.get(text) if isinstance(text, str) else None
+    if target is None:
+        raise ValueError(f"no block placement is written {text!r}")
+    return target
 
 
 _SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -366,6 +375,19 @@ def horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: in
                 break
             points -= 1
     return position
+
+
+def horseshoe_cost(cover: list[int], seat: int, end: int, start: int) -> int:
+    """Returns the movement points a runner on horseshoe progress ``start`` needs to reach the altar (D4, D5).
+
+    The fewest points with which :func:`horseshoe_walk` from ``start`` reaches ``ALTAR``.
+    """
+    total = 0
+    for progress in range(start + 1, ALTAR + 1):
+        total += _stone_cost(cover, end, progress)
+        if progress < ALTAR and extra_cost(cover[BLUESTONE + stone_at(end, progress)], seat) == 1:
+            total += 1  # a disk of another player: one more point to get past
+    return total
 
 
 def _stone_cost(cover: list[int], end: int, progress: int) -> int:
