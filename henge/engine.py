@@ -11,6 +11,7 @@ and draw is a chance node whose outcomes the caller samples.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import numbers
 import random
@@ -185,6 +186,7 @@ class Game:
                     raise StateFormatError(f"history step {step} is not legal: {error}") from None
             if replayed._fields() != state._fields():
                 raise StateFormatError("the state does not match its history")
+            state._log = replayed._log  # what every seat saw, from the replay (G6)
         return state
 
     # -- action text ------------------------------------------------------------
@@ -212,15 +214,68 @@ class Game:
         return f"henge.load({self.info.id!r}, players={self.num_players}{options})"
 
 
+class Event:
+    """One entry of the append-only record every seat's information state is read from (G6).
+
+    Entries form a chain from the newest back to the first; a clone shares the chain and
+    appends its own, so copying a state never copies its record. ``public`` is what every
+    seat (and a spectator) reads of the event, or None if they see nothing of it;
+    ``private`` gives some seats their own text instead (the card drawn, the card placed
+    face down).
+    """
+
+    __slots__ = ("_digests", "actor", "parent", "private", "public")
+
+    def __init__(self, parent: Event | None, actor: int, public: str | None, private: Mapping[int, str] | None) -> None:
+        self.parent = parent
+        self.actor = actor
+        self.public = public
+        self.private = private
+        self._digests: dict[int | None, tuple[int, str]] | None = None
+
+    def text_for(self, seat: int | None) -> str | None:
+        """Returns what ``seat`` (None: a spectator) read of this event, or None."""
+        private = self.private
+        if private is not None and seat is not None:
+            text = private.get(seat)
+            if text is not None:
+                return text
+        return self.public
+
+    def digest(self, seat: int | None) -> tuple[int, str]:
+        """Returns (entries seen, a digest of them) for ``seat``'s record up to here; cached."""
+        pending: list[Event] = []
+        node: Event | None = self
+        base: tuple[int, str] = (0, "")
+        while node is not None:
+            cached = node._digests.get(seat) if node._digests is not None else None
+            if cached is not None:
+                base = cached
+                break
+            pending.append(node)
+            node = node.parent
+        count, value = base
+        for node in reversed(pending):
+            text = node.text_for(seat)
+            if text is not None:
+                count += 1
+                value = hashlib.blake2b(f"{value}|{node.actor}|{text}".encode(), digest_size=12).hexdigest()
+            if node._digests is None:
+                node._digests = {}
+            node._digests[seat] = (count, value)
+        return count, value
+
+
 class State:
     """A game position. Subclasses implement the underscored hooks; the public API lives here."""
 
-    __slots__ = ("_history", "_legal", "game")
+    __slots__ = ("_history", "_legal", "_log", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._history: list[int] = []
         self._legal: tuple[int, ...] | None = None
+        self._log: Event | None = None
 
     # -- hooks for games --------------------------------------------------------
 
@@ -380,11 +435,47 @@ class State:
         return len(self._history)
 
     def clone(self) -> State:
-        """Returns an independent copy (hand-written, no deepcopy)."""
+        """Returns an independent copy (hand-written, no deepcopy); the record is shared, append-only."""
         new = self._copy()
         new._history = self._history[:]
         new._legal = self._legal
+        new._log = self._log
         return new
+
+    # -- what every seat has seen (G6) ----------------------------------------------
+
+    def _record(self, actor: int, public: str | None, private: Mapping[int, str] | None = None) -> None:
+        """Appends an event to the record: ``public`` for every seat, ``private`` texts for some."""
+        self._log = Event(self._log, actor, public, private)
+
+    def information_state(self, player: int | None) -> list[list[Any]]:
+        """Returns seat ``player``'s perfect-recall record (G6) as JSON: ``[actor, text]`` per event it
+        saw, oldest first (actor -1: chance). None gives a spectator's record (public events only)."""
+        self._check_seat(player)
+        events: list[list[Any]] = []
+        node = self._log
+        while node is not None:
+            text = node.text_for(player)
+            if text is not None:
+                events.append([node.actor, text])
+            node = node.parent
+        events.reverse()
+        return events
+
+    def information_state_string(self, player: int | None) -> str:
+        """Returns a short string equal for two states exactly when their records for ``player`` are
+        equal (a digest of :meth:`information_state`, cached along the shared record)."""
+        self._check_seat(player)
+        if self._log is None:
+            return "0:"
+        count, value = self._log.digest(player)
+        return f"{count}:{value}"
+
+    def _check_seat(self, player: int | None) -> None:
+        if player is not None and (
+            isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.game.num_players
+        ):
+            raise ValueError(f"seats run 0..{self.game.num_players - 1}, not {player!r}")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         return self.clone()
@@ -450,6 +541,10 @@ class GamePlugin:
     """File name (in the package) of the browser drawing, a script calling ``Henge.register``."""
     rules_page: str | None = None
     """File name (in the package) of the player-facing rules page, in Markdown."""
+    encoder: str | None = None
+    """Module of the fixed-size tensor encoding of an observation (``OBSERVATION_SHAPE``,
+    ``observation_tensor``, ``INFORMATION_STATE_SHAPE``, ``information_state_tensor``), for
+    the research adapters; documented in the game's docs page."""
     public: tuple[str, ...] = ()
     """Rule modules that are public facts of the board (e.g. a course's geometry): the bot,
     narrator and drawings may import these, and no other module of the rules."""
@@ -480,6 +575,10 @@ class GamePlugin:
     def load_terminal(self) -> ModuleType | None:
         """Returns the terminal drawing's module, or None."""
         return None if self.terminal is None else self._load(self.terminal)
+
+    def load_encoder(self) -> ModuleType | None:
+        """Returns the tensor encoding's module, or None."""
+        return None if self.encoder is None else self._load(self.encoder)
 
     def _text(self, name: str | None) -> str | None:
         if name is None:
