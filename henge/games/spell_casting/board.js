@@ -215,7 +215,7 @@
       const phase = obs.phase;
       if (phase === "return held disks") return "put the disks you held back into cups (any cup)";
       if (phase === "place private disk") return "a component of yours reached the inner ring: put one of your private disks into a cup";
-      if (phase === "replace disks") return `put the disk from ${obs.hand[0]} into another cup`;
+      if (phase === "replace disks") return `put the disk from ${obs.hand[0]} into a cup, not ${(obs.action_sources || []).join(" or ")}`;
       if (phase === "displace") return `a component of seat ${obs.chain.component} is pushed off ${obs.chain.from}: click where it goes`;
       if (phase === "use") return "use a disk: click where a component or figure goes (the rest are buttons), or done";
       if (obs.action === "a") return `take more disks from ${obs.action_cup}, or done`;

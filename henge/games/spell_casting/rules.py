@@ -1,7 +1,7 @@
 """Stonehenge Spell Casting Game, by Benjamin Parker, for 3-4 players.
 
 Rule set: *Stonehenge Spell Casting Game*, from the Stonehenge Anthology. Rulings
-G1-G5 and SC1-SC10 apply; ``docs/games/spell_casting.md`` documents them and the
+G1-G7 and SC1-SC11 apply; ``docs/games/spell_casting.md`` documents them and the
 edition's other readings. The board geometry and the action table
 live in :mod:`henge.games.spell_casting.board`.
 
@@ -10,10 +10,15 @@ outer ring (SC7), then one per figure. A turn is a series of decisions (G2):
 ``place X`` for disks held from action c, then ``take X`` / ``take mine X``
 (actions a and b) or ``hold X`` (action c), ``done``; then one use per disk
 (``move``, ``figure``, ``pull``, ``push``), each displacement of a chain as
-``displace <direction>`` (SC5), ``done``; then ``place X`` for each disk taken.
+``displace <direction>`` (SC5), ``done``; then ``place X`` for each disk taken, into a
+cup no disk of the action came from (SC11).
 A component reaching the inner ring lets its owner ``place X`` a private disk
 at once, even off-turn (SC9). Nothing is hidden: the cards still to be turned
 are known by elimination, and each turn is a uniform chance event over them.
+
+The record (G6) is public: every seat and a spectator read each card turned and
+each decision, so equal records mean equal histories, and the one world a seat's
+record allows is the real one (resampling copies the state).
 """
 
 from __future__ import annotations
@@ -89,6 +94,7 @@ class SpellCastingState(State):
         "reason",
         "recent",
         "setup_cards",
+        "sources",
         "take_cup",
         "target",
         "turns",
@@ -111,6 +117,7 @@ class SpellCastingState(State):
         self.hand: list[int] = []  # disks of this turn's action a/b: cup, +6 if the mover's private disk
         self.kind: int = NO_ACTION
         self.take_cup: int = -1  # action a's inside cup
+        self.sources: int = 0  # cups (bit c) a disk of this action a/b came from: none take one back (SC11)
         self.uses: list[int] = [0, 0, 0]  # unused disks in hand per section
         self.chain_at: int = -1  # the cell the displaced component is pushed off (SC5)
         self.chain_owner: int = -1
@@ -145,9 +152,9 @@ class SpellCastingState(State):
             return self._legal_takes()
         if phase == DISPLACE:
             return [sb.DISPLACE + d for d in sb.displace_options(self.cells, self.chain_at, self.chain_moved)]
-        if phase == REPLACE:
-            origin = self.hand[0] % 6
-            return [sb.PLACE + c for c in range(6) if c != origin]
+        if phase == REPLACE:  # SC11: no disk goes back into a cup this action took from
+            sources = self.sources
+            return [sb.PLACE + c for c in range(6) if not sources >> c & 1]
         return [sb.PLACE + c for c in range(6)]  # RETURN and PRIVATE: any cup
 
     def _legal_takes(self) -> list[int]:
@@ -210,6 +217,7 @@ class SpellCastingState(State):
             self._turn_card(action)
             return
         seat = self.current_player()
+        self._record(seat, sb.PLAYER_TEXTS[action])  # G6: every decision is seen by all
         self.recent = (*self.recent[1 - _RECENT :], (seat, action))
         if phase == USE:
             self._use(action)
@@ -252,6 +260,7 @@ class SpellCastingState(State):
         new.hand = self.hand[:]
         new.kind = self.kind
         new.take_cup = self.take_cup
+        new.sources = self.sources
         new.uses = self.uses[:]
         new.chain_at = self.chain_at
         new.chain_owner = self.chain_owner
@@ -275,6 +284,7 @@ class SpellCastingState(State):
         self.setup_cards.append(card)
         k = len(self.setup_cards) - 1
         n = self.n
+        self._record(CHANCE, _turn_text(card, k, n))  # G6: every card is turned face up
         if k < _COMPONENTS * n:
             sb.setup_place(self.cells, card // 2 + 1, k // _COMPONENTS)
             if k == _COMPONENTS * n - 1:
@@ -312,6 +322,7 @@ class SpellCastingState(State):
             cup = action - sb.TAKE
             self.energy[cup] -= 1
             disk = cup
+        self.sources |= 1 << cup
         if self.kind == NO_ACTION:
             if cup < 3:
                 self.kind = ACTION_A
@@ -417,6 +428,7 @@ class SpellCastingState(State):
         self.turns += 1
         self.kind = NO_ACTION
         self.take_cup = -1
+        self.sources = 0
         self.uses = [0, 0, 0]
         if self.turns >= _ROUND_CAP * self.n:  # G4, SC6
             best = max(self.inner)
@@ -479,6 +491,7 @@ class SpellCastingState(State):
             "inner_counts": list(self.inner),
             "action": _ACTION_NAMES[self.kind],
             "action_cup": sb.CUP_NAMES[self.take_cup] if self.take_cup >= 0 else None,
+            "action_sources": _cup_names(self.sources),
             "hand": [_DISK_TEXTS[d] for d in self.hand],
             "uses_left": list(self.uses),
             "chain": chain,
@@ -488,12 +501,19 @@ class SpellCastingState(State):
         }
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> SpellCastingState:
-        """Returns a copy: every seat sees the whole state, so nothing is re-drawn (G3)."""
-        if not (isinstance(player, int) and 0 <= player < self.n):
-            raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
-        new = self._copy()
-        new._history = []
-        new._legal = None
+        """Returns the one world ``player``'s record allows: this state, copied with its history
+        and record (G3, G6).
+
+        Every card turned and every decision is in every seat's record, each with its own text,
+        so two histories with equal records are equal, action by action: the real history is the
+        only consistent one, and replaying it would rebuild this very state. ``rng`` is not used
+        (the copy depends on nothing the seat cannot see).
+        """
+        if player is None:
+            raise ValueError(f"seats run 0..{self.n - 1}, not None")
+        self._check_seat(player)
+        new = self.clone()
+        assert isinstance(new, SpellCastingState)
         return new
 
     # -- JSON ------------------------------------------------------------------------
@@ -515,6 +535,7 @@ class SpellCastingState(State):
             "held": list(self.held),
             "action": public["action"],
             "action_cup": public["action_cup"],
+            "action_sources": public["action_sources"],
             "hand": public["hand"],
             "uses": list(self.uses),
             "chain": None
@@ -576,6 +597,7 @@ class SpellCastingState(State):
         hand = fields["hand"]
         check(isinstance(hand, list) and all(h in _DISK_TEXTS for h in hand), "hand: disks like 'in1' or 'mine out2'")
         self.hand = sorted(_DISK_TEXTS.index(h) for h in hand)
+        self.sources = _load_sources(fields.get("action_sources"), self.hand)
         self.uses = _ints(fields["uses"], 3, 0, sb.ENERGY_DISKS + _PRIVATE_DISKS, "uses")
         self.recent = tuple(
             (load_int(s, 0, n - 1, "recent seat"), load_int(a, 0, sb.ACTION_COUNT - 1, "recent action"))
@@ -583,11 +605,13 @@ class SpellCastingState(State):
         )
         check(len(self.recent) <= _RECENT, f"recent: at most {_RECENT} actions")
         self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
-        self.reason = str(fields["reason"])
+        check(isinstance(fields["reason"], str), "reason: a text")
+        self.reason = fields["reason"]
         check((phase == OVER) == bool(self.winners), "winners are named exactly when the game is over")
         self._load_chain(fields["chain"])
         self._check_pieces(turned)
         self._check_turn()
+        self._check_counters()
 
     def _load_chain(self, chain: Any) -> None:
         check((chain is not None) == (self.phase == DISPLACE), "chain: an object exactly in phase 'displace'")
@@ -657,6 +681,17 @@ class SpellCastingState(State):
             check(all(d % 6 >= 3 for d in hand), "action b: every disk comes from an outside cup")
         else:
             check(not hand, "only actions a and b hold disks in hand")
+        sources = self.sources
+        if kind == ACTION_A:
+            check(sources == 1 << self.take_cup, "action_sources: action a takes from its inside cup alone")
+        elif kind == ACTION_B:
+            check(sources != 0 and not sources & 0b111, "action_sources: action b takes from outside cups only")
+        else:
+            check(sources == 0, "action_sources: only actions a and b take disks to put back (SC11)")
+        if phase == REPLACE:
+            check(not _hand_cups(hand) & ~sources, "action_sources: every disk in hand came from one of them (SC11)")
+        else:
+            check(sources == _hand_cups(hand), "action_sources: the cups of the disks in hand, until they go back")
         if phase == OVER or phase <= DEAL_FIGURES:
             check(phase == OVER or (kind == NO_ACTION and not any(self.held)), "set-up: nobody acts yet")
             return
@@ -665,14 +700,84 @@ class SpellCastingState(State):
         elif phase == TAKE:
             check(kind != ACTION_C or (self.held[self.player] == 1 and any(self.energy)), "action c takes two")
             check(kind == NO_ACTION or kind == ACTION_C or bool(hand), "actions a and b take a disk first")
-            check(not any(self.uses) or kind in (ACTION_A, ACTION_B), "uses come with disks")
+            check(self.uses == sections, "phase 'take': one use waits for each disk in hand")
         else:
             check(kind in (ACTION_A, ACTION_B) and bool(hand), f"phase {_PHASE_NAMES[phase]!r} needs action a or b")
             check(phase != USE or any(self.uses), "phase 'use' needs a disk left to use")
             check(phase != REPLACE or not any(self.uses), "phase 'replace disks' has no use left")
 
+    def _check_counters(self) -> None:
+        """Turns, the mover, the held disks and the result fit each other (G4, G5, SC6, SC8, SC10)."""
+        n = self.n
+        phase = self.phase
+        champions = [s for s in range(n) if self.inner[s] >= self.target]
+        capped = phase == OVER and not champions
+        cap = _ROUND_CAP * n
+        check(
+            self.turns == cap if capped else self.turns < cap, f"turns: the game ends exactly at the cap ({cap} turns)"
+        )
+        mover = (self.turns - capped) % n
+        check(
+            self.player == mover, f"player: turns go round from seat 0, so after {self.turns} turns seat {mover} acts"
+        )
+        if phase <= DEAL_FIGURES:
+            check(self.turns == 0 and not self.recent, "set-up: no turn has been played")
+            check(self.energy == list(sb.START_ENERGY), "set-up: the cups hold their starting energy disks (SC3)")
+        if phase == OVER:
+            best = max(self.inner)
+            expected = tuple(champions) if champions else tuple(s for s in range(n) if self.inner[s] == best)
+            check(len(champions) <= 1 and self.winners == expected, f"winners: the rules give {list(expected)}")
+            check(
+                self.kind in ((NO_ACTION,) if capped else (ACTION_A, ACTION_B)),
+                "over: the cap ends a finished turn; a spell is cast during action a or b (SC8)",
+            )
+        for seat in range(n):
+            if seat != self.player or phase == OVER:
+                allowed: tuple[int, ...] = (0, 2)  # action c always finds two disks (SC10)
+            elif phase == RETURN:
+                allowed = (1, 2)
+            elif phase == TAKE and self.kind == ACTION_C:
+                allowed = (1,)
+            else:
+                allowed = (0,)
+            check(self.held[seat] in allowed, f"held: seat {seat} holds {' or '.join(map(str, allowed))} disks now")
+
 
 _DISK_TEXTS: tuple[str, ...] = tuple(("mine " if d >= 6 else "") + sb.CUP_NAMES[d % 6] for d in range(12))
+
+
+def _turn_text(card: int, k: int, n: int) -> str:
+    """Returns the record's text of the ``k``-th set-up card (G6): the card and what it places."""
+    text = box.CARD_TEXT[card]
+    if k < _COMPONENTS * n:
+        return f"turns {text} for a component of seat {k // _COMPONENTS}"
+    j = k - _COMPONENTS * n
+    return f"turns {text} for the {sb.FIGURE_NAMES[j if j <= n else sb.GRAY_FIGURE]} figure"
+
+
+def _cup_names(cups: int) -> list[str]:
+    """Returns the names of the cups in a bit set (bit ``c``: cup ``c``)."""
+    return [name for c, name in enumerate(sb.CUP_NAMES) if cups >> c & 1]
+
+
+def _hand_cups(hand: list[int]) -> int:
+    cups = 0
+    for disk in hand:
+        cups |= 1 << (disk % 6)
+    return cups
+
+
+def _load_sources(value: Any, hand: list[int]) -> int:
+    """Reads ``action_sources``; left out, it is the hand's cups (as before any disk goes back)."""
+    if value is None:
+        return _hand_cups(hand)
+    check(
+        isinstance(value, list) and all(v in sb.CUP_NAMES for v in value) and len(set(value)) == len(value),
+        "action_sources: a list of distinct cup names",
+    )
+    return sum(1 << sb.CUP_NAMES.index(v) for v in value)
+
+
 _STONE_BY_TEXT = {box.inner_text(t): t for t in range(box.INNER_STONES)}
 
 
@@ -703,7 +808,7 @@ class SpellCasting(Game):
         name="Stonehenge Spell Casting Game",
         min_players=3,
         max_players=4,
-        version="1.0.0",
+        version="1.1.0",
         rule_text="Stonehenge Spell Casting Game, an abstract strategy game by Benjamin Parker (Stonehenge Anthology)",
         summary="convert energy to draw your spell components into the inner ring",
         options=(

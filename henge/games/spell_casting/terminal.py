@@ -163,4 +163,5 @@ def describe_decision(obs: dict[str, Any]) -> str:
         return f"{who}: push the {_seat_colour(obs, chain['component'])} component off {chain['from']}: pick a way"
     if phase == "place private disk":
         return f"{who}: a component reached the inner ring; place a private disk in any cup"
-    return f"{who}: put the disk from {obs['hand'][0]} into another cup"
+    barred = " or ".join(obs.get("action_sources") or [obs["hand"][0].split()[-1]])  # SC11
+    return f"{who}: put the disk from {obs['hand'][0]} into a cup, not {barred}"

@@ -1,4 +1,4 @@
-"""Scenario tests of the Stonehenge Spell Casting Game: one per rule clause and per ruling SC1-SC10."""
+"""Scenario tests of the Stonehenge Spell Casting Game: one per rule clause and per ruling SC1-SC11."""
 
 from __future__ import annotations
 
@@ -163,6 +163,51 @@ def test_action_a_disks_then_go_to_other_cups_split_as_the_player_likes():
     energy = {name: cup["energy"] for name, cup in state.observation(None)["cups"].items()}
     assert energy == {"in1": 3, "in2": 0, "in3": 2, "out1": 1, "out2": 1, "out3": 2}
     assert state.current_player() == 1 and state.observation(None)["phase"] == "take"
+
+
+def test_SC11_action_b_disks_never_go_back_into_any_outside_cup_it_took_from():
+    # the finding: out1's disk into out2, out2's into out3, out3's into out1 changed nothing
+    state = position()
+    play(state, "take out1", "take out2", "take out3", "done", "done")
+    for _ in range(3):
+        assert legal(state) == ["place in1", "place in2", "place in3"]
+        with pytest.raises(henge.IllegalActionError):
+            state.apply_text("place out2")
+        state.apply_text("place in3")
+    energy = {name: cup["energy"] for name, cup in state.observation(None)["cups"].items()}
+    assert energy == {"in1": 2, "in2": 2, "in3": 5, "out1": 0, "out2": 0, "out3": 0}
+    assert state.current_player() == 1
+
+
+def test_SC11_the_bar_covers_every_cup_of_the_action_not_only_the_disks_own():
+    state = position()
+    play(state, "take out1", "take out2", "done", "done")
+    assert legal(state) == ["place in1", "place in2", "place in3", "place out3"]
+    play(state, "place out3")
+    assert legal(state) == ["place in1", "place in2", "place in3", "place out3"]  # not out1 though it is empty now
+
+
+def test_SC11_the_owners_private_disk_taken_in_the_action_follows_the_same_rule():
+    state = position(board={"inner 1 night": 0}, private={(0, "out3"): 1})
+    play(state, "take out1", "take mine out3", "done", "done")
+    assert state.observation(None)["hand"] == ["out1", "mine out3"]
+    assert legal(state) == ["place in1", "place in2", "place in3", "place out2"]
+    play(state, "place in1")
+    assert legal(state) == ["place in1", "place in2", "place in3", "place out2"]  # the private disk
+    play(state, "place out2")
+    assert state.observation(None)["cups"]["out2"]["private"] == [1, 0, 0, 0]
+    state = position(board={"inner 1 night": 0}, private={(0, "in2"): 1})
+    play(state, "take in2", "take mine in2", "done", "done")
+    for _ in range(2):  # action a: every cup but its source
+        assert legal(state) == [t for t in ALL_CUPS if t != "place in2"]
+        play(state, "place out1")
+
+
+def test_SC11_does_not_apply_to_action_c():
+    state = position()
+    play(state, "hold out1", "hold out2")
+    play(state, "hold in1", "hold in1", "hold in2", "hold in2", "hold in3", "hold in3")
+    assert state.current_player() == 0 and legal(state) == ALL_CUPS  # held disks go anywhere, out1 included
 
 
 def test_SC2_left_and_right_wrap_30_to_1():
@@ -353,7 +398,9 @@ def test_SC9_only_the_owner_takes_or_uses_a_private_disk_and_action_c_ignores_it
     state = position(board={"inner 1 night": 1}, private={(1, "out2"): 1})
     assert "take mine out2" not in legal(state) and "take out2" in legal(state)
     board = {"inner 1 night": 1}
-    state = position(board=board, private={(1, "out2"): 1}, energy=[2, 2, 2, 1, 0, 1], held=[0, 0, 0, 1], player=1)
+    state = position(
+        board=board, private={(1, "out2"): 1}, energy=[2, 2, 1, 1, 0, 1], held=[0, 0, 0, 2], player=1, turns=1
+    )
     assert "take mine out2" in legal(state) and "hold out2" not in legal(state)
 
 
@@ -362,6 +409,7 @@ def test_the_private_disk_moves_between_cups_like_the_others():
         board={"inner 1 night": 1, "coloured 14": 2},
         private={(1, "out2"): 1},
         player=1,
+        turns=1,
         figures={"blue": "14 night"},
     )
     play(state, "take mine out2", "done")
