@@ -314,10 +314,12 @@ class _Table:
         if len(seats_caught) == 1:
             taker = seats_caught.pop()
             colour = box.colour_index(lawyer)
-            if colour == box.BLACK:
-                colour = min(range(5), key=lambda c: self._wee_worth(taker, c))
-            wee = wee[:]
-            wee[colour] = taker
+            if colour == box.BLACK:  # F16: the opponent names one the taker does not hold, if any
+                lacking = [c for c in range(5) if wee[c] != taker]
+                colour = min(lacking, key=lambda c: self._wee_worth(taker, c)) if lacking else colour
+            if colour != box.BLACK:
+                wee = wee[:]
+                wee[colour] = taker
         return self.outcome(gains, wee, riding=self._riding(thieves, loot, skip=list(banked)))
 
     def _riding(self, thieves: dict[int, list[str]], loot: dict[str, list[int]], skip: list[str]) -> float:

@@ -53,6 +53,7 @@ from henge.games.fightin.parts import (
     STEAL_FROM_BASE,
     TAKE_YELLOW,
     TAKE_YELLOWS,
+    TITLES,
     WHITE,
     YELLOW,
 )
@@ -105,7 +106,7 @@ def _give(state: FightinState, seat: int, colour: int, count: int) -> None:
     count = _from_stock(state, colour, count)
     if count:
         state.awards[seat * 5 + colour] += count
-        state.log_line(f"seat {seat} earns {count} {COLOURS[colour]}")
+        _note(state, f"seat {seat} earns {count} {COLOURS[colour]}")
 
 
 def _discard(state: FightinState, card: int) -> None:
@@ -139,6 +140,23 @@ def _move_loot(state: FightinState, source: int, target: int) -> None:
     for colour in range(5):
         loot[target * 5 + colour] += loot[source * 5 + colour]
         loot[source * 5 + colour] = 0
+
+
+# -- the record (G6) and the log ---------------------------------------------------------
+
+
+def _note(state: FightinState, text: str) -> None:
+    """A public line of the table, the rules' doing (actor -1): the log and every seat's record."""
+    state.log_line(text)
+    state._record(-1, text)
+
+
+def _act(state: FightinState, seat: int, text: str, line: str | None = None) -> None:
+    """A seat's public move: ``text`` in the record (the entry names the seat), ``line`` in the
+    log (default: ``seat N`` and the text); no line for a move the log does not tell."""
+    state._record(seat, text)
+    if line != "":
+        state.log_line(f"seat {seat} {text}" if line is None else line)
 
 
 # -- driving ----------------------------------------------------------------------
@@ -199,8 +217,8 @@ def options(state: FightinState) -> list[int]:
         return [TAKE_YELLOW, DONE] if state.stock[YELLOW] else [DONE]
     if kind == SCARPER:
         return sorted(SCARPER_BASE + c for c in state.board[STEAL * 2 + seat])
-    if kind == NAME_COLOUR:
-        return [NAME_BASE + colour for colour in range(5)]
+    if kind == NAME_COLOUR:  # F16: a colour whose Wee Lawyer the caught player does not hold
+        return [NAME_BASE + colour for colour in range(5) if state.wee[colour] != 1 - seat]
     if kind == DROP_COLOUR:
         points = _points(state, seat)
         top = max(points)
@@ -224,40 +242,53 @@ def effect(state: FightinState, action: int) -> None:
     kind = state.kind
     seat = state.player
     if kind == PLAY:
-        card = action - PLACE_BASE - state.event * 60
+        event = state.event
+        card = action - PLACE_BASE - event * 60
         state.hands[seat].remove(card)
-        state.down[state.event * 2 + seat] = card
+        state.down[event * 2 + seat] = card
+        if state.trail is not None:
+            state.trail.append((seat, state.round, event, card))
+        where = TITLES[event]
+        state._record(seat, f"places a card face down at {where}", {seat: f"places {_TEXT[card]} face down at {where}"})
     elif kind == KILL:
         _kill(state, seat, action - KILL_BASE)
     elif kind == DISCARD_MONSTER:
         card = action - DISCARD_BASE
         state.monsters.remove(card)
         state.monster_discards.append(card)
-        state.log_line(f"seat {seat} discards monster {_TEXT[card]}")
+        _act(state, seat, f"discards monster {_TEXT[card]}")
     elif kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
         card = action - DISCARD_BASE
         _discard(state, card)
-        state.log_line(f"seat {seat} discards {NOUNS[state.event]} {_TEXT[card]}")
+        _act(state, seat, f"discards {NOUNS[state.event]} {_TEXT[card]}")
     elif kind == STEAL_AWARDS:
         _steal(state, seat, action)
     elif kind == TAKE_YELLOWS:
+        thief = _TEXT[state.second]
         if action == DONE:
+            _act(state, seat, f"takes {'no more yellow awards' if state.taken else 'no yellow award'}", "")
             state.taken = _STOPPED
         else:
             state.taken += 1
             state.stock[YELLOW] -= 1
             state.loot[state.second * 5 + YELLOW] += 1
-            state.log_line(f"seat {seat}'s thief {_TEXT[state.second]} takes a yellow award from stock")
+            _act(
+                state,
+                seat,
+                f"takes a yellow award from stock with thief {thief}",
+                f"seat {seat}'s thief {thief} takes a yellow award from stock",
+            )
     elif kind == SCARPER:
         card = action - SCARPER_BASE
+        _act(state, seat, f"sends thief {_TEXT[card]} to scarper", f"seat {seat}'s thief {_TEXT[card]} scarpers off")
         _deposit(state, card)
         _discard(state, card)
-        state.log_line(f"seat {seat}'s thief {_TEXT[card]} scarpers off")
     elif kind == NAME_COLOUR:
+        _act(state, seat, f"names {COLOURS[action - NAME_BASE]}", "")
         _take_wee_lawyer(state, 1 - seat, action - NAME_BASE)
     elif kind == DROP_COLOUR:
         state.dropped[seat] = action - DROP_BASE
-        state.log_line(f"seat {seat} drops {COLOURS[action - DROP_BASE]}")
+        _act(state, seat, f"drops {COLOURS[action - DROP_BASE]}")
 
 
 # -- set-up and rounds -----------------------------------------------------------------
@@ -289,7 +320,7 @@ def _draws(state: FightinState) -> None:
 
 def _start_round(state: FightinState) -> None:
     state.round += 1
-    state.log_line(f"round {state.round}")
+    _note(state, f"round {state.round}")
     state.step = PLACES
 
 
@@ -318,14 +349,17 @@ def _reveal(state: FightinState, event: int) -> None:
         state.down[event * 2 + seat] = -1
         state.board[event * 2 + seat].append(card)
         shown.append(f"seat {seat} {_TEXT[card]}")
+        state._record(seat, f"turns over {NOUNS[event]} {_TEXT[card]}")
         if card == GONAGAL[seat] and state.wee[WHITE] != seat:  # F3: under the white Wee Lawyer it is a 0
             gonagals.append(seat)
     state.gonagal = gonagals[0] if len(gonagals) == 1 else -1  # F13: two Gonagals cancel
-    state.log_line(f"{EVENTS[event]}: {', '.join(shown) or 'no newcomers'} turned over")
+    state.log_line(
+        f"{EVENTS[event]}: {', '.join(shown) or 'no newcomers'} turned over"
+    )  # log only: the record has each card
     if len(gonagals) == 2:
-        state.log_line("two Gonagals cancel out")
+        _note(state, "two Gonagals cancel out")
     elif gonagals:
-        state.log_line(f"seat {gonagals[0]}'s Gonagal plays the pipes")
+        _note(state, f"seat {gonagals[0]}'s Gonagal plays the pipes")
 
 
 def _end_gonagal(state: FightinState) -> None:
@@ -346,11 +380,11 @@ def _fight_start(state: FightinState) -> None:
         return
     sums = [sum(value(state, c) for c in state.board[FIGHT * 2 + seat]) for seat in (0, 1)]
     if sums[0] == sums[1]:  # F4: each discards their highest fighter; no monster is flipped
-        state.log_line(f"the fighters tie at {sums[0]}: nobody fights the monsters")
+        _note(state, f"the fighters tie at {sums[0]}: nobody fights the monsters")
         _ask(state, DISCARD_HIGHEST, 0, FIGHT_TIE)
         return
     state.lead = 0 if sums[0] > sums[1] else 1
-    state.log_line(f"seat {state.lead}'s fighters ({sums[state.lead]}) fight the monsters")
+    _note(state, f"seat {state.lead}'s fighters ({sums[state.lead]}) fight the monsters")
     _chance(state, FLIP, state.lead, FIGHT_RESOLVE)
 
 
@@ -363,17 +397,17 @@ def _fight_resolve(state: FightinState) -> None:
     fighters = sum(value(state, c) for c in state.board[FIGHT * 2 + lead])
     monsters = sum(monster_values(state.monsters))
     if fighters >= monsters:
-        state.log_line(f"{fighters} against {monsters}: seat {lead} kills a monster")
+        _note(state, f"{fighters} against {monsters}: seat {lead} kills a monster")
         _ask(state, KILL, lead, FIGHT_KILLED)
     else:
-        state.log_line(f"{fighters} against {monsters}: seat {lead}'s fighters get clobbered")
+        _note(state, f"{fighters} against {monsters}: seat {lead}'s fighters get clobbered")
         _ask(state, DISCARD_OWN, 1 - lead, FIGHT_CLOBBERED)
 
 
 def _kill(state: FightinState, seat: int, card: int) -> None:
     state.monsters.remove(card)
     state.monster_discards.append(card)
-    state.log_line(f"seat {seat} kills {_TEXT[card]}")
+    _act(state, seat, f"kills {_TEXT[card]}")
     if box.is_trilithon_card(card):  # the bonus award of the trilithon card's colour
         _give(state, seat, _COLOUR[card], _multiplier(state))
 
@@ -425,21 +459,21 @@ def _drink_start(state: FightinState) -> None:
     top = max(v for v, _ in drinkers)
     holders = {seat for v, seat in drinkers if v == top}
     if len(holders) == 2:  # F5: both players hold the biggest drinker
-        state.log_line(f"a tie for biggest drinker at {top}; the awards stay on the altar")
+        _note(state, f"a tie for biggest drinker at {top}; the awards stay on the altar")
         _ask(state, DISCARD_HIGHEST, 0, DRINK_TIE)
         return
     lead = state.lead = holders.pop()
     total = sum(v for v, _ in drinkers)
     if total < 50:
-        state.log_line(f"{total} drinks: buy another round")
+        _note(state, f"{total} drinks: buy another round")
         _ask(state, DISCARD_OWN, lead, DRINK_OTHER_DISCARDS)
     elif total <= 60:
-        state.log_line(f"{total} drinks: seat {lead}'s biggest drinker wins {state.altar} blue")
+        _note(state, f"{total} drinks: seat {lead}'s biggest drinker wins {state.altar} blue")
         state.awards[lead * 5 + BLUE] += state.altar
         state.altar = 0
         _ask(state, DISCARD_OWN, lead, DRINK_OTHER_DISCARDS)
     else:
-        state.log_line(f"{total} drinks: seat {lead}'s biggest drinker passes out")
+        _note(state, f"{total} drinks: seat {lead}'s biggest drinker passes out")
         state.stock[BLUE] += state.altar
         state.altar = 0
         _ask(state, DISCARD_HIGHEST, lead, DRINK_PASSED_OUT)
@@ -464,7 +498,7 @@ def _drink_green(state: FightinState) -> None:
 
 def _drink_gonagal_end(state: FightinState) -> None:
     lead = state.lead
-    state.log_line(f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
+    _note(state, f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
     state.awards[lead * 5 + BLUE] += state.altar
     state.altar = 0
     _give(state, lead, GREEN, _multiplier(state))
@@ -495,22 +529,26 @@ def _steal_start(state: FightinState) -> None:
     state.high, state.second = _rank(state)
     for place, card in (("highest", state.high), ("second-highest", state.second)):
         if card >= 0:
-            state.log_line(f"the {place} thief is seat {OWNER[card]}'s {_TEXT[card]}")
+            _note(state, f"the {place} thief is seat {OWNER[card]}'s {_TEXT[card]}")
     state.step = STEAL_HIGH
 
 
 def _steal(state: FightinState, seat: int, action: int) -> None:
+    thief = _TEXT[state.high]
     if action == DONE:
+        _act(state, seat, "steals nothing more" if state.taken else "steals nothing", "")
         state.taken = _STOPPED
     elif action >= STEAL_COLOUR_BASE:  # one award straight from the opponent (two in round 7)
         colour = action - STEAL_COLOUR_BASE
         state.awards[(1 - seat) * 5 + colour] -= 1
         state.loot[state.high * 5 + colour] += 1
         state.taken += 1
-        state.log_line(f"seat {seat}'s thief {_TEXT[state.high]} steals a {COLOURS[colour]} award")
+        line = f"seat {seat}'s thief {thief} steals a {COLOURS[colour]} award"
+        _act(state, seat, f"steals a {COLOURS[colour]} award with thief {thief}", line)
     else:
         card = action - STEAL_FROM_BASE
-        state.log_line(f"seat {seat}'s thief {_TEXT[state.high]} steals the loot of {_TEXT[card]}")
+        line = f"seat {seat}'s thief {thief} steals the loot of {_TEXT[card]}"
+        _act(state, seat, f"steals the loot of {_TEXT[card]} with thief {thief}", line)
         _move_loot(state, card, state.high)
         state.taken = _STOPPED
 
@@ -535,7 +573,7 @@ def _move_lawyer(state: FightinState) -> None:
     """F8: one space down per award on the thieves; 1 wraps to 30."""
     moves = sum(_loot_count(state, c) for i in (STEAL * 2, STEAL * 2 + 1) for c in state.board[i])
     state.lawyer = (state.lawyer - 1 - moves) % 30 + 1
-    state.log_line(f"the Big Lawyer moves {moves} to {state.lawyer} ({box.colour_of(state.lawyer)})")
+    _note(state, f"the Big Lawyer moves {moves} to {state.lawyer} ({box.colour_of(state.lawyer)})")
 
 
 def _steal_lawyer(state: FightinState) -> None:
@@ -551,7 +589,7 @@ def _steal_lawyer(state: FightinState) -> None:
         for card in lowest:
             if _loot_count(state, card) == most:
                 state.habeas[OWNER[card]] = 1
-                state.log_line(f"seat {OWNER[card]}'s thief {_TEXT[card]} is Habeascorpusized")
+                _note(state, f"seat {OWNER[card]}'s thief {_TEXT[card]} is Habeascorpusized")
                 _discard(state, card)  # its awards go back to stock
     state.step = STEAL_SCARPER
 
@@ -579,7 +617,7 @@ def _deposit(state: FightinState, card: int) -> None:
 
 def _take_wee_lawyer(state: FightinState, seat: int, colour: int) -> None:
     state.wee[colour] = seat
-    state.log_line(f"seat {seat} takes the {COLOURS[colour]} Wee Lawyer")
+    _note(state, f"seat {seat} takes the {COLOURS[colour]} Wee Lawyer")
 
 
 def _steal_wee_lawyer(state: FightinState) -> None:
@@ -588,7 +626,10 @@ def _steal_wee_lawyer(state: FightinState) -> None:
         return
     caught = 0 if state.habeas[0] else 1
     colour = box.colour_index(state.lawyer)
-    if colour == box.BLACK:  # F8: on black the opponent names the colour
+    if colour == box.BLACK:  # F8, F16: on black the opponent names a colour the caught player lacks
+        if all(holder == caught for holder in state.wee):
+            _note(state, f"no Wee Lawyer is left for seat {caught}: nothing happens")
+            return
         _ask(state, NAME_COLOUR, 1 - caught, ROUND_END)
     else:
         _take_wee_lawyer(state, caught, colour)
@@ -601,7 +642,7 @@ def _steal_gonagal(state: FightinState) -> None:
     for card in state.board[STEAL * 2 + 1 - lead]:
         _move_loot(state, card, gonagal)
     state.loot[gonagal * 5 + YELLOW] += _from_stock(state, YELLOW, _multiplier(state))
-    state.log_line(f"seat {lead}'s Gonagal carries {_loot_count(state, gonagal)} awards")
+    _note(state, f"seat {lead}'s Gonagal carries {_loot_count(state, gonagal)} awards")
     _move_lawyer(state)
     _ask(state, DISCARD_OTHER, lead, STEAL_GONAGAL_END)
 
@@ -646,7 +687,7 @@ def _finish(state: FightinState) -> None:
     best = max(scores)
     state.winners = tuple(seat for seat in (0, 1) if scores[seat] == best)
     state.phase = OVER
-    state.log_line(f"final scores {scores[0] / 2:g} to {scores[1] / 2:g}")
+    _note(state, f"final scores {scores[0] / 2:g} to {scores[1] / 2:g}")
 
 
 _STEPS = (
@@ -698,3 +739,55 @@ NEEDS_LEAD = frozenset(
     ]
 )
 """Steps that need ``lead`` set (checked when a state is loaded)."""
+
+# Where a state can rest (G7: a loaded state must be one of these). A decision rests on the step
+# that follows it; each (kind, step) names the event it belongs to and who decides: a seat, or
+# LEAD (the champion, biggest drinker's owner or working Gonagal's owner), OTHER (the other seat),
+# HIGH and SECOND (the owners of the ranked thieves), NAMER (the seat that was not caught).
+LEAD, OTHER, HIGH, SECOND, NAMER = range(2, 7)
+ASKS: dict[tuple[int, int], tuple[int, int]] = {
+    (PLAY, PLACES): (-1, -1),  # any event and seat: checked with the placements
+    (DISCARD_HIGHEST, FIGHT_TIE): (FIGHT, 0),
+    (DISCARD_HIGHEST, DRINK_START): (FIGHT, 1),
+    (DISCARD_HIGHEST, DRINK_TIE): (DRINK, 0),
+    (DISCARD_HIGHEST, STEAL_START): (DRINK, 1),
+    (DISCARD_HIGHEST, DRINK_PASSED_OUT): (DRINK, LEAD),
+    (KILL, FIGHT_KILLED): (FIGHT, LEAD),
+    (KILL, FIGHT_GONAGAL_DISCARD): (FIGHT, LEAD),
+    (DISCARD_OWN, FIGHT_CLOBBERED): (FIGHT, OTHER),
+    (DISCARD_OWN, FIGHT_OTHER_DISCARDS): (FIGHT, LEAD),
+    (DISCARD_OWN, DRINK_START): (FIGHT, OTHER),
+    (DISCARD_OWN, DRINK_OTHER_DISCARDS): (DRINK, LEAD),
+    (DISCARD_OWN, STEAL_START): (DRINK, OTHER),
+    (DISCARD_OWN, DRINK_GREEN): (DRINK, OTHER),
+    (DISCARD_OTHER, FIGHT_CLOBBER_MONSTER): (FIGHT, OTHER),
+    (DISCARD_OTHER, FIGHT_GONAGAL_END): (FIGHT, LEAD),
+    (DISCARD_OTHER, DRINK_GONAGAL_END): (DRINK, LEAD),
+    (DISCARD_OTHER, STEAL_GONAGAL_END): (STEAL, LEAD),
+    (DISCARD_MONSTER, DRINK_START): (FIGHT, OTHER),
+    (STEAL_AWARDS, STEAL_HIGH): (STEAL, HIGH),
+    (TAKE_YELLOWS, STEAL_SECOND): (STEAL, SECOND),
+    (SCARPER, STEAL_SCARPER_OTHER): (STEAL, 0),
+    (SCARPER, STEAL_WEE_LAWYER): (STEAL, 1),
+    (NAME_COLOUR, ROUND_END): (STEAL, NAMER),
+    (DROP_COLOUR, SCORE_OTHER): (NO_EVENT, 0),
+    (DROP_COLOUR, FINISH): (NO_EVENT, 1),
+}
+"""Every decision a state can rest at: (kind, step) -> (event, who decides)."""
+CHANCES: dict[tuple[int, int], int] = {
+    (DEAL, DEALS): -1,  # the event being dealt to
+    (DRAW, DRAWS): NO_EVENT,
+    (FLIP, START_ROUND): NO_EVENT,  # the first monster, at set-up
+    (FLIP, FIGHT_RESOLVE): FIGHT,
+    (FLIP, FIGHT_GONAGAL_KILL): FIGHT,
+}
+"""Every chance node a state can rest at: (phase, step) -> event."""
+GONAGAL_STEPS = frozenset(
+    [FIGHT_GONAGAL_KILL, FIGHT_GONAGAL_DISCARD, FIGHT_GONAGAL_END, DRINK_GONAGAL_END, STEAL_GONAGAL_END]
+)
+"""The steps a state rests at while a Gonagal works (and only then)."""
+TWO_MONSTERS = frozenset(
+    [(KILL, FIGHT_KILLED), (KILL, FIGHT_GONAGAL_DISCARD), (DISCARD_OWN, FIGHT_CLOBBERED)]
+    + [(DISCARD_OTHER, FIGHT_CLOBBER_MONSTER), (DISCARD_MONSTER, DRINK_START)]
+)
+"""The decisions taken while a fight has two monsters on the board (after the flip, before the kill)."""

@@ -18,6 +18,7 @@ EVENTS: tuple[str, ...] = ("fightin", "drinkin", "stealin")
 FIGHT, DRINK, STEAL = range(3)
 NO_EVENT = 3
 NOUNS: tuple[str, ...] = ("fighter", "drinker", "thief")
+TITLES: tuple[str, ...] = ("Fightin'", "Drinkin'", "Stealin'")
 COLOURS = box.PLAYER_COLOURS
 WHITE, BLUE, GREEN, YELLOW, RED = range(5)
 

@@ -1,7 +1,7 @@
 """Fightin' an' Drinkin' an' Stealin'!, a humor game by Evan Shultz, for 2 players.
 
 Rule set: *Fightin' an' Drinkin' an' Stealin'!*, from the Stonehenge Anthology. Rulings
-G1-G5 and F1-F15 apply; ``docs/games/fightin.md`` documents them and the
+G1-G7 and F1-F16 apply; ``docs/games/fightin.md`` documents them and the
 edition's other readings.
 
 Each round both seats place one hand card face down at each event, seat 0
@@ -13,6 +13,10 @@ decision of that player. A choice with a single option is made for the
 player; a choice with none is skipped. The event handlers live in
 :mod:`henge.games.fightin.events`, seat views and JSON in
 :mod:`henge.games.fightin.view`.
+
+Every event a seat perceives goes into the record (G6): the deals, draws
+(the card only for its drawer) and monster flips, every move (a face-down
+card only for its owner), every card turned over and the rules' results.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State, uniform
 from henge.games.fightin import events as events
 from henge.games.fightin import view as view
 from henge.games.fightin.parts import (
@@ -40,16 +44,23 @@ from henge.games.fightin.parts import (
     MAX_GAME_LENGTH,
     MONSTER_DECK,
     OVER,
+    PLACE_BASE,
+    PLAY,
     PLAYER_TEXTS,
     ROUND_CAP,
     STOCK_PER_COLOUR,
+    TITLES,
 )
+
+Trail = list[tuple[int, int, int, int]]
+"""The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
 
 
 class FightinState(State):
     """A position: three events with each seat's cards, the monsters, awards, lawyers, hands and decks."""
 
     __slots__ = (
+        "_known",
         "altar",
         "awards",
         "board",
@@ -78,6 +89,7 @@ class FightinState(State):
         "step",
         "stock",
         "taken",
+        "trail",
         "wee",
         "winners",
     )
@@ -114,6 +126,8 @@ class FightinState(State):
         self.scores: tuple[int, ...] = ()  # final scores in half awards
         self.winners: tuple[int, ...] = ()
         self.log: tuple[str, ...] = ()
+        self.trail: Trail | None = None  # set only while the resampler replays a history
+        self._known: tuple[object, Trail | None] | None = None  # the resampler's (record, trail) cache
 
     # -- the public API hooks ------------------------------------------------
 
@@ -143,19 +157,28 @@ class FightinState(State):
         if phase == CHOOSE:
             events.effect(self, action)
         elif phase == DEAL:
+            seat = self.player
             card = action - DEAL_BASE
-            self.decks[self.player].remove(card)
-            self.board[self.event * 2 + self.player].append(card)
+            self.decks[seat].remove(card)
+            self.board[self.event * 2 + seat].append(card)
+            self._record(CHANCE, f"seat {seat} deals {box.CARD_TEXT[card]} face up to {TITLES[self.event]}")
         elif phase == DRAW:
+            seat = self.player
             card = action - DRAW_BASE
-            self.decks[self.player].remove(card)
-            self.hands[self.player].append(card)
+            self.decks[seat].remove(card)
+            self.hands[seat].append(card)
+            if self.trail is not None:
+                self.trail.append((seat, self.round, -1, card))
+            self._record(CHANCE, f"seat {seat} draws a card", {seat: f"seat {seat} draws {box.CARD_TEXT[card]}"})
         else:
             card = action - FLIP_BASE
             self.monster_deck.remove(card)
             self.monsters.append(card)
             if self.round:
                 self.log_line(f"the next monster is {box.CARD_TEXT[card]}")
+                self._record(CHANCE, f"the next monster is {box.CARD_TEXT[card]}")
+            else:  # the narrator tells the first monster from the observation, not the log
+                self._record(CHANCE, f"the first monster is {box.CARD_TEXT[card]}")
         self.kind = -1
         events.run(self)
 
@@ -192,6 +215,8 @@ class FightinState(State):
         new.scores = self.scores
         new.winners = self.winners
         new.log = self.log
+        new.trail = None
+        new._known = None
         return new
 
     def log_line(self, text: str) -> None:
@@ -205,13 +230,83 @@ class FightinState(State):
         return view.observation(self, player)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> FightinState:
-        """Returns a state where the other seat's hand, face-down cards and deck are re-drawn
-        from the cards that ``player`` cannot see (G3); everything else is public or a set."""
+        """Returns a state reached by a legal history in which seat ``player`` saw exactly what it
+        saw here (G3, G6), drawn uniformly from those histories (all equally likely: every draw is
+        uniform over a deck whose size is public).
+
+        The other seat's moves the seat could not see are its draws (which card) and its
+        placements (which card went face down). Each placement took a card its owner had drawn in
+        that round's draw or before: the placements are matched to those draws in turn, each
+        uniformly among the draws still free, so every matching is as likely. A placement the
+        seat has seen turned over gives its draw that card; the other draws get the cards the
+        seat has not seen (the other's hand, face-down cards and deck) in random order. The real
+        history is then replayed with those draws and placements and everything else as it was.
+        The generator is used only with what the seat knows (the rounds of the draws and
+        placements, the placements turned over, the set of unseen cards), in sorted order.
+
+        A state set up from JSON without its history has no record before it was set up; there
+        the other seat's hand, face-down cards and deck are re-dealt from its unseen cards."""
         if player not in (0, 1):
             raise ValueError(f"seats run 0..1, not {player}")
+        trail = self._trail()
+        if trail is None:
+            return self._redeal(player, rng)
+        other = 1 - player
+        draws = [rnd + 1 for seat, rnd, event, _ in trail if seat == other and event < 0]  # the round each serves
+        places = [(rnd, event, card) for seat, rnd, event, card in trail if seat == other and event >= 0]
+        hidden = [e for e in range(3) if self.down[e * 2 + other] >= 0]  # this round's, still face down
+        free = [True] * len(draws)
+        source = []  # the draw each placement's card came from
+        for rnd, _, _ in places:
+            pick = rng.choice([i for i, r in enumerate(draws) if r <= rnd and free[i]])
+            free[pick] = False
+            source.append(pick)
+        drawn = [-1] * len(draws)
+        for (rnd, event, card), pick in zip(places, source, strict=True):
+            if not (rnd == self.round and event in hidden):  # turned over: the seat saw it
+                drawn[pick] = card
+        unseen = sorted(self.hands[other] + self.decks[other] + [self.down[e * 2 + other] for e in hidden])
+        rest = [i for i, card in enumerate(drawn) if card < 0]
+        for i, card in zip(rest, rng.sample(unseen, len(rest)), strict=True):
+            drawn[i] = card
+        placed = {(rnd, event): drawn[pick] for (rnd, event, _), pick in zip(places, source, strict=True)}
+        new = FightinState(self.game)
+        draw = 0
+        for action in self._history:
+            if new.phase == DRAW and new.player == other:
+                action = DRAW_BASE + drawn[draw]
+                draw += 1
+            elif new.phase == CHOOSE and new.kind == PLAY and new.player == other:
+                action = PLACE_BASE + new.event * 60 + placed[new.round, new.event]
+            new.apply_action(action)
+        return new
+
+    def _trail(self) -> Trail | None:
+        """Returns the hidden moves of this game (replaying its history once; kept while the
+        state does not move), or None if the history does not lead here from the start."""
+        known = self._known
+        if known is not None and known[0] is self._log:
+            return known[1]
+        walk = FightinState(self.game)
+        walk.trail = []
+        trail: Trail | None = walk.trail
+        try:
+            for action in self._history:
+                walk.apply_action(action)
+        except IllegalActionError:
+            trail = None
+        if trail is not None and walk._fields() != self._fields():
+            trail = None
+        self._known = (self._log, trail)
+        return trail
+
+    def _redeal(self, player: int, rng: random.Random) -> FightinState:
+        """Re-deals the other seat's hand, face-down cards and deck from its unseen cards (a state
+        set up without its history: the record since it was set up is kept)."""
         new = self._copy()
-        new._history = []  # the real history would tell which hidden cards were drawn
+        new._history = []
         new._legal = None
+        new._log = self._log
         other = 1 - player
         slots = [e * 2 + other for e in range(3) if self.down[e * 2 + other] >= 0]
         pool = self.hands[other] + self.decks[other] + [self.down[i] for i in slots]
@@ -240,7 +335,7 @@ class Fightin(Game):
         name="Fightin' an' Drinkin' an' Stealin'!",
         min_players=2,
         max_players=2,
-        version="1.0.0",
+        version="1.1.0",
         rule_text="Fightin' an' Drinkin' an' Stealin'!, a humor game by Evan Shultz (the Stonehenge Anthology)",
         summary="two clans of wee folk fight monsters, out-drink and rob each other over seven rounds",
         options=(),

@@ -1,4 +1,4 @@
-"""Fightin' an' Drinkin' an' Stealin'!: what each seat sees (G3) and the state as JSON."""
+"""Fightin' an' Drinkin' an' Stealin'!: what each seat sees (G3) and the state as JSON, checked (G7)."""
 
 from __future__ import annotations
 
@@ -20,14 +20,17 @@ from henge.games.fightin.parts import (
     GONAGAL,
     HAND,
     KIND_NAMES,
+    LAWYER_START,
     LOG_LINES,
     MONSTER_DECK,
+    NAME_COLOUR,
     NO_EVENT,
     OVER,
     OWNER,
     PHASE_NAMES,
     PLAY,
     ROUND_CAP,
+    SCARPER,
     STEAL,
     STEAL_AWARDS,
     STOCK_PER_COLOUR,
@@ -259,6 +262,7 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
     check(isinstance(log, list) and len(log) <= LOG_LINES and all(isinstance(x, str) for x in log), "log: lines")
     state.log = tuple(log)
     # The step and the pending decision must have what they work on.
+    _check_stage(state)
     check(state.step not in events.NEEDS_LEAD or state.lead >= 0, "this step needs the lead seat")
     if state.gonagal >= 0:
         check(
@@ -275,7 +279,9 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
     elif 0 <= kind != DROP_COLOUR:
         check(state.event < NO_EVENT, "this decision belongs to an event")
     if state.phase == CHOOSE:
-        check(bool(events.options(state)), "the pending decision has no option")
+        check(
+            len(events.options(state)) > 1, "a pending decision has two options or more (G2: one is made, none skipped)"
+        )
     elif state.phase == DEAL:
         check(state.event < NO_EVENT, "a deal goes to an event")
         check(any(c != GONAGAL[state.player] for c in state.decks[state.player]), "nothing left to deal")
@@ -283,3 +289,169 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
         check(bool(state.decks[state.player]), "a draw needs a card in the deck")
     elif state.phase == FLIP:
         check(bool(state.monster_deck), "a flip needs a card in the monster deck")
+    _check_cards(state)
+    _check_counters(state)
+
+
+# -- G7: where a state can rest, and what fits it ---------------------------------------------------
+
+
+def _check_stage(state: FightinState) -> None:
+    """The phase, step, decision, round, event and the seat to act fit each other (events.ASKS,
+    events.CHANCES); the lead seat and a working Gonagal are named exactly where they apply."""
+    phase, step, kind, seat, event, lead = state.phase, state.step, state.kind, state.player, state.event, state.lead
+    where = f"{PHASE_NAMES[phase]} at step {events.STEP_NAMES[step]}"
+    who = -1
+    if phase == CHOOSE:
+        rest = events.ASKS.get((kind, step))
+        where = f"a {KIND_NAMES[kind]} decision at step {events.STEP_NAMES[step]}"
+        check(rest is not None, f"{where} cannot be: that decision never waits there")
+        assert rest is not None
+        belongs, who = rest
+        if kind != PLAY:
+            check(event == belongs, f"{where} belongs to event {_event_name(belongs)}, not {_event_name(event)}")
+    elif phase == OVER:
+        check(step == events.FINISH, f"a finished game rests at step finish, not {events.STEP_NAMES[step]}")
+        check(event == NO_EVENT, "a finished game has no event under way")
+    else:
+        belongs = events.CHANCES.get((phase, step), -2)
+        check(belongs != -2, f"{where} cannot be: no chance node waits there")
+        if belongs != -1:
+            check(event == belongs, f"{where} belongs to event {_event_name(belongs)}, not {_event_name(event)}")
+        if phase == FLIP:
+            who = 0 if step == events.START_ROUND else events.LEAD
+    setup = (phase, step) in ((DEAL, events.DEALS), (FLIP, events.START_ROUND)) or (phase == DRAW and state.round == 0)
+    if setup:
+        check(state.round == 0, f"{where} is part of the set-up, in round 0, not round {state.round}")
+    else:
+        check(state.round >= 1, f"{where} comes once the set-up is done: the round must be 1..{ROUND_CAP}")
+    if kind == DROP_COLOUR or phase == OVER:
+        check(state.round == ROUND_CAP, f"scoring comes after round {ROUND_CAP}, not round {state.round}")
+    if phase == DRAW:
+        check(state.round < ROUND_CAP, f"nobody draws after round {ROUND_CAP}")
+    needs_lead = who in (events.LEAD, events.OTHER)
+    check((lead >= 0) == needs_lead, f"{where} {'needs' if needs_lead else 'has no'} lead seat")
+    chooser = {
+        events.LEAD: lead,
+        events.OTHER: 1 - lead,
+        events.HIGH: OWNER[state.high] if state.high >= 0 else -1,
+        events.SECOND: OWNER[state.second] if state.second >= 0 else -1,
+        events.NAMER: state.habeas.index(0) if sum(state.habeas) == 1 else -1,
+    }.get(who, who)
+    if who >= 0:
+        check(seat == chooser, f"{where}: seat {chooser} acts, not seat {seat}")
+    gonagal = step in events.GONAGAL_STEPS
+    check((state.gonagal >= 0) == gonagal, f"{where} {'needs' if gonagal else 'has no'} working Gonagal")
+    check(not gonagal or state.gonagal == lead, "a working Gonagal's owner is the lead seat")
+
+
+def _event_name(event: int) -> str:
+    return EVENTS[event] if 0 <= event < NO_EVENT else "none"
+
+
+def _check_cards(state: FightinState) -> None:
+    """Hand sizes (F12: five after a draw, or all the deck held; three placements leave two), the
+    face-down cards (placed in event order, face down until their event) and the monsters fit the
+    stage; the set-up deals one card to each event, seat 0 first, never a Gonagal (F1)."""
+    phase, step, kind, event = state.phase, state.step, state.kind, state.event
+    hands, decks, down = state.hands, state.decks, state.down
+
+    def full(seat: int) -> bool:  # as a draw leaves a hand: five cards, or all the deck held
+        return len(hands[seat]) + sum(c >= 0 for c in down[seat::2]) == HAND or not decks[seat]
+
+    def placed(seat: int) -> bool:  # as three placements leave a hand: two cards, or none left to draw
+        return len(hands[seat]) <= HAND - 3 and (len(hands[seat]) == HAND - 3 or not decks[seat])
+
+    if phase == CHOOSE and kind == PLAY:
+        opened = 0  # every event waits for its newcomers
+    elif phase in (CHOOSE, FLIP) and event < NO_EVENT:
+        opened = event + 1  # the events up to this one are turned over
+    else:
+        opened = 3
+    for seat in (0, 1):
+        slots = [down[e * 2 + seat] >= 0 for e in range(opened, 3)]
+        check(not any(down[e * 2 + seat] >= 0 for e in range(opened)), "a face-down card stays only until its event")
+        check(slots == sorted(slots, reverse=True), f"seat {seat} places its face-down cards in event order")
+    if state.round == 0:
+        _check_setup(state)
+    elif phase == DRAW:
+        drawer = state.player
+        check(len(hands[drawer]) < HAND and bool(decks[drawer]), "a draw fills a hand of fewer than five")
+        check(drawer == 0 or full(0), "seat 0 draws up to five before seat 1 draws")
+        check(drawer == 1 or placed(1), "seat 1 holds what its placements left until it draws")
+    elif phase == CHOOSE and kind == PLAY:
+        seat = state.player
+        for other in (0, 1):
+            check(full(other), f"seat {other} holds five cards (or all its deck held) until it places them")
+        placing = [down[e * 2 + seat] >= 0 for e in range(3)]
+        check(
+            placing == [e < event for e in range(3)], f"seat {seat} places at {EVENTS[event]} after the events before"
+        )
+        if seat == 1:
+            check(not hands[0] or all(c >= 0 for c in down[0::2]), "seat 0 places all three cards first")
+        else:
+            check(all(c < 0 for c in down[1::2]), "seat 1 places after seat 0")
+    else:
+        for seat in (0, 1):
+            check(placed(seat), f"seat {seat} holds two cards after its placements (fewer once its deck is out)")
+            check(
+                not hands[seat] or all(down[e * 2 + seat] >= 0 for e in range(opened, 3)),
+                "a seat with cards places at every event",
+            )
+    monsters = 0 if state.round == 0 else 2 if (kind, step) in events.TWO_MONSTERS and phase == CHOOSE else 1
+    check(len(state.monsters) == monsters, f"{monsters} monster card(s) on the board here, not {len(state.monsters)}")
+
+
+def _check_setup(state: FightinState) -> None:
+    counts = [len(state.board[e * 2 + seat]) for seat in (0, 1) for e in range(3)]  # in the order of the deals
+    dealt = counts.index(0) if 0 in counts else 6
+    check(counts == [1] * dealt + [0] * (6 - dealt), "the set-up deals one card to each event, seat 0 first")
+    if state.phase == DEAL:
+        check((state.player, state.event) == divmod(dealt, 3), "the deal goes to the first event without its card")
+        check(not any(state.hands), "nobody draws before the deals are done")
+    else:
+        check(dealt == 6, "the draws come once every event has its card")
+        drawer = state.player if state.phase == DRAW else 2
+        for seat in (0, 1):
+            size = len(state.hands[seat])
+            expect = "fewer than five" if seat == drawer else "five" if seat < drawer else "none"
+            fits = size < HAND if seat == drawer else size == HAND if seat < drawer else size == 0
+            check(fits, f"at set-up seat {seat} holds {expect} cards here, not {size}")
+    check(not any(c in GONAGAL for e in range(6) for c in state.board[e]), "F1: a Gonagal is never dealt face up")
+    check(
+        not state.discards[0] and not state.discards[1] and not state.monster_discards, "nothing is discarded at set-up"
+    )
+    check(not any(state.awards) and not any(state.loot) and not state.altar, "no awards are given at set-up")
+    check(state.lawyer == LAWYER_START and all(s < 0 for s in state.wee), "the lawyers start on 30 and off the board")
+
+
+def _check_counters(state: FightinState) -> None:
+    """The ranked thieves, the awards taken by a steal, the seats caught, the colours dropped and
+    the scores are set exactly where they apply and fit the board."""
+    phase, step, kind = state.phase, state.step, state.kind
+    if kind in (STEAL_AWARDS, TAKE_YELLOWS):
+        check((state.high, state.second) == events._rank(state), "the ranked thieves are the board's (F6)")
+        limit = 2 if state.round == ROUND_CAP else 1
+        check(state.taken < limit, f"a steal takes at most {limit} award(s) this round")
+    else:
+        check(state.high < 0 and state.second < 0, "thieves are ranked only while the steals are under way")
+        check(state.taken == 0, "awards are taken only while a steal is under way")
+    if kind == SCARPER:
+        check(not state.habeas[state.player], "a Habeascorpusized player does not scarper")
+    elif kind == NAME_COLOUR:
+        check(sum(state.habeas) == 1, "a Wee Lawyer is named when exactly one player was caught")
+        check(box.colour_index(state.lawyer) == box.BLACK, "a Wee Lawyer is named on a black space (F8)")
+    else:
+        check(not any(state.habeas), "a player is Habeascorpusized only from the Big Lawyer's test to the round's end")
+    drops = 2 if phase == OVER else 1 if kind == DROP_COLOUR and step == events.FINISH else 0
+    check(
+        all(c >= 0 for c in state.dropped[:drops]) and all(c < 0 for c in state.dropped[drops:]),
+        "colours are dropped at scoring, seat 0 first",
+    )
+    for seat in range(drops):
+        points = events._points(state, seat)
+        check(points[state.dropped[seat]] == max(points), f"seat {seat} drops its best colour (F11)")
+    if phase == OVER:
+        scores = tuple(sum(events._points(state, s)) - events._points(state, s)[state.dropped[s]] for s in (0, 1))
+        check(state.scores == scores, f"the scores are {scores[0]} and {scores[1]} half awards")
+        check(state.winners == tuple(s for s in (0, 1) if scores[s] == max(scores)), "the winners have the best score")

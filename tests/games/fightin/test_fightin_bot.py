@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from positions import fightin_position as position
-from positions import random_move
+from positions import fightin_position, random_move
 
 import henge
 from henge import box
@@ -16,6 +15,15 @@ from henge.games.fightin import bot as fightin
 
 GAME = henge.load("fightin")
 COLOURS = box.PLAYER_COLOURS
+
+
+def position(**fields: Any) -> State:
+    """The shared scenario position (a round's first placement); a hand of fewer than five comes
+    with an empty deck (F12: a draw fills a hand to five while the deck holds cards), the other
+    cards of the seats in their discard piles, as the seventh round finds them (G7)."""
+    if "decks" not in fields and any(len(hand) < 5 for hand in fields["hands"]):
+        fields["decks"] = ([], [])
+    return fightin_position(**fields)
 
 
 def decide(state: State) -> str:
@@ -121,9 +129,9 @@ def test_keep_the_higher_fighter():
 
 
 def test_kill_a_trilithon_card_for_its_bonus():
-    obs = _observation(monsters=("30d", "T-green"))
+    obs = _observation(monsters=("30d",))
     texts = ["kill 30d", "kill T-green"]
-    assert crafted(obs, texts, decision="kill", event="fightin") == "kill T-green"
+    assert crafted(obs, texts, decision="kill", event="fightin", monsters=["30d", "T-green"]) == "kill T-green"
 
 
 def test_name_the_wee_lawyer_that_hurts_the_opponent_most():

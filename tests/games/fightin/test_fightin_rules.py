@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 import pytest
-from positions import fightin_position as position
+from positions import fightin_position
 
 import henge
 from henge import box
@@ -21,6 +21,15 @@ from henge.games.fightin.parts import DECKS, MONSTER_DECK
 
 GAME = henge.load("fightin")
 COLOURS = box.PLAYER_COLOURS
+
+
+def position(**fields: Any) -> State:
+    """The shared scenario position (a round's first placement); a hand of fewer than five comes
+    with an empty deck (F12: a draw fills a hand to five while the deck holds cards), the other
+    cards of the seats in their discard piles, as the seventh round finds them (G7)."""
+    if "decks" not in fields and any(len(hand) < 5 for hand in fields["hands"]):
+        fields["decks"] = ([], [])
+    return fightin_position(**fields)
 
 
 def texts(cards: Any) -> list[str]:
@@ -432,6 +441,47 @@ def test_F8_on_a_black_space_the_opponent_names_the_wee_lawyer():
     assert obs(state)["wee_lawyers"]["red"] == 1
 
 
+def test_F16_on_black_the_namer_offers_only_colours_the_caught_player_lacks_and_may_give_away_its_own():
+    # Seat 1 holds the blue Wee Lawyer, seat 0 the red one (no card of those seats' colours is in play).
+    state = position(
+        hands=(["7d", "9d", "10d", "14d", "15d"], ["7n", "9n", "27n", "14n", "15n"]),
+        fight=(["3d"], ["3n"]),
+        drink=(["22d"], ["22n"]),
+        steal=(["21d"], ["13n"]),
+        lawyer=24,
+        wee={"blue": 1, "red": 0},
+    )
+    place(state, ("7d", "9d", "10d"), ("7n", "9n", "27n"))  # the fighters and the drinkers tie
+    run_to(state, "done", "scarper 21d")  # 27n (highest) is caught at 24, a black space
+    assert decision(state) == (0, "name colour", ["name white", "name green", "name yellow", "name red"])
+    state.apply_text("name red")  # the namer's own red Wee Lawyer moves to the caught player
+    assert obs(state)["wee_lawyers"] == {"white": None, "blue": 1, "green": None, "yellow": None, "red": 1}
+    assert [0, "names red"] in state.information_state(1)
+
+
+def _caught_on_black(wee: list[int]) -> State:
+    """Seat 0 about to scarper, seat 1 caught on black; then seat 1 is given the Wee Lawyers ``wee``
+    (set by hand: a player holding all five has only cards worth 0, which are never caught)."""
+    state = steal_position("9d", "27n", (["21d"], ["10n"]), lawyer=24)
+    state.apply_text("done")
+    state.wee = wee  # type: ignore[attr-defined]
+    state.apply_text("scarper 21d")
+    return state
+
+
+def test_F16_a_caught_player_lacking_one_colour_takes_it_without_a_decision():
+    state = _caught_on_black([1, 1, 1, 0, 1])
+    assert obs(state)["wee_lawyers"]["yellow"] == 1
+    assert state.is_chance_node()  # the round is over: the only colour was named for seat 0
+    assert [0, "names yellow"] in state.information_state(1)
+
+
+def test_F16_a_caught_player_holding_all_five_wee_lawyers_takes_none():
+    state = _caught_on_black([1, 1, 1, 1, 1])
+    assert state.is_chance_node() and obs(state)["wee_lawyers"] == dict.fromkeys(COLOURS, 1)
+    assert obs(state)["log"][-1] == "no Wee Lawyer is left for seat 1: nothing happens"
+
+
 def test_F8_a_wee_lawyer_moves_to_whoever_must_take_it():
     state = steal_position("9d", "27n", (["21d"], ["10n"]), lawyer=22, wee={"yellow": 0}, drink=(["20d"], ["20n"]))
     state.apply_text("done")  # 27n is caught at 22 (yellow)
@@ -790,7 +840,7 @@ def test_loading_refuses_states_that_break_conservation():
         (("stock",), [10, 10, 10, 10, 9], "10 red awards"),
         (("lawyer",), 31, "lawyer"),
         (("monsters",), ["12d", "T-red"], "exactly one place"),
-        (("kind",), "steal", "steal needs"),
+        (("kind",), "steal", "a steal decision at step places cannot be"),
         (("face_down",), {"fightin": ["5n", None], "drinkin": [None, None], "stealin": [None, None]}, "seat 0"),
     ]:
         bad = json.loads(json.dumps(good))
