@@ -71,6 +71,7 @@ def test_G6_every_resample_replays_to_a_state_where_the_seat_saw_the_same(config
     start = _after_setup(states)
     picks = sorted(rng.sample(range(start, len(states) - 1), k=min(4, len(states) - 1 - start)))
     picks += [0, start - 1]  # the first state and the seat's first decision too
+    varied = certain = 0
     for index in picks:
         state = states[index]
         for seat in range(players):
@@ -86,10 +87,15 @@ def test_G6_every_resample_replays_to_a_state_where_the_seat_saw_the_same(config
                 assert sample.information_state_string(seat) == digest
                 assert sample.legal_actions() == state.legal_actions() or sample.current_player() != seat
                 worlds.add(_key(sample))
-            if hidden and index >= start:
-                assert len(worlds) > 1, f"{game_id}: seat {seat}'s resamples never vary at step {index}"
             if not hidden:
                 assert worlds == {_key(state)}, f"{game_id}: nothing is hidden, yet the resample differs"
+            elif index >= start:
+                varied += len(worlds) > 1
+                certain += len(worlds) == 1
+    if hidden:
+        # Late in a game a seat may know everything (in Fightin' after the last draw), so a few
+        # positions may have one world; a resampler that returns the real state has none that vary.
+        assert varied >= 3 * certain, f"{game_id}: resamples vary at {varied} positions, never at {certain}"
 
 
 def _consistent_worlds(state: State, seat: int, budget: int) -> dict[str, State] | None:
