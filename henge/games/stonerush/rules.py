@@ -1,25 +1,36 @@
 """Stonerush, a racing game by Tom Van 't veld, for 3-5 players.
 
 Rule set: *Stonerush*, from the Stonehenge Anthology. Rulings
-G1-G5 and S1-S8 apply; ``docs/games/stonerush.md`` documents them and the
+G1-G7 and S1-S8 apply; ``docs/games/stonerush.md`` documents them and the
 edition's other readings.
 
 A turn is a short series of decisions (G2): ``play X`` lays one card at a
 time on the table (face up, so public at once), ``done`` ends the play and
 moves the druid; then ``discard X`` until at most two cards are left and
 ``done`` keeps the rest; then chance draws the hand back up to four.
+
+What each seat knows (G6): every event goes into the record, public but for
+the card a seat is dealt or draws, which only that seat reads. Every decision
+is public, so the only things a seat cannot see are the other trilithon cards
+and the cards the other seats drew. The draw pile's contents are known every
+time it is filled (the deck at the start, the face-up discard pile at each
+reshuffle), so the hidden draws fall into independent groups, one per filling
+of the pile; :meth:`StonerushState.resample_from_infostate` re-draws each group
+exactly (see there and the docs page).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from henge import box
 from henge.engine import (
     CHANCE,
     TERMINAL,
+    Event,
     Game,
     GameInfo,
     Option,
@@ -54,20 +65,51 @@ _CHANCE_TEXTS = tuple(f"draw {t}" for t in box.CARD_TEXT) + tuple(f"start seat {
 # Phases.
 DEAL_TRILITHONS, DEAL_HANDS, CHOOSE_START, PLAY, DISCARD, DRAW, OVER = range(7)
 _PHASE_NAMES = ("deal trilithons", "deal hands", "choose start", "play", "discard", "draw", "over")
+_SETUP = (DEAL_TRILITHONS, DEAL_HANDS, CHOOSE_START)
 
 _COLOUR = box.CARD_COLOUR
 _IS_DAY = box.CARD_IS_DAY
 _BLACK = box.BLACK
+_TEXT = box.CARD_TEXT
 _IN_DECK = frozenset(DECK)
+_FIRST_FILL: tuple[int, ...] = (0,) * box.DECK_SIZE
+"""Every card entered the draw pile at its first filling (the deck); indexed by card id."""
+_NO_PUSHES: tuple[int, ...] = (0,) * 5
+
+
+class _Plan:
+    """What a seat's record fixes about the hidden chance outcomes of a history; built once per
+    state and seat by :meth:`StonerushState._plan_for`.
+
+    ``trilithons``: (step, seat, event) of each trilithon card dealt to another seat, unless the
+    cards were revealed; ``colours``: the colours those may be. ``draws``: per hidden draw step,
+    (seat, verb, event). ``fills``: one entry per filling of the draw pile: per seat, the steps of
+    its hidden draws from that pile and the cards it was next seen to lay or discard (each with
+    how many of those draws came before that moment), then the cards of that pile never seen
+    again, sorted. ``events``: the record of the history, oldest first.
+    """
+
+    __slots__ = ("colours", "draws", "events", "fills", "trilithons")
+
+    def __init__(self) -> None:
+        self.trilithons: list[tuple[int, int, int]] = []
+        self.colours: list[int] = []
+        self.draws: dict[int, tuple[int, str, int]] = {}
+        self.fills: list[tuple[list[tuple[list[int], list[tuple[int, int]]]], list[int]]] = []
+        self.events: list[Event] = []
 
 
 class StonerushState(State):
     """A Stonerush position: five druids on the track, hands, piles and secret trilithon cards."""
 
     __slots__ = (
+        "_plan",
         "discard",
+        "discarded",
         "draw",
         "end",
+        "filled",
+        "fills",
         "hands",
         "last_plays",
         "n",
@@ -75,6 +117,7 @@ class StonerushState(State):
         "played",
         "player",
         "pos",
+        "pushed",
         "reason",
         "start",
         "trilithon",
@@ -99,6 +142,13 @@ class StonerushState(State):
         self.last_plays: tuple[tuple[int, tuple[int, ...], int, int, int], ...] = ()
         self.winners: tuple[int, ...] = ()
         self.reason: str = ""
+        # What every seat has seen, in summary (public): the net spaces each seat moved each
+        # druid, the cards each seat discarded (as text), and when each card last entered the draw pile.
+        self.pushed: tuple[tuple[int, ...], ...] = (_NO_PUSHES,) * self.n
+        self.discarded: tuple[tuple[str, ...], ...] = ((),) * self.n
+        self.fills: int = 0  # how often the draw pile was filled from the discard pile
+        self.filled: tuple[int, ...] = _FIRST_FILL  # per card id: the filling it last entered
+        self._plan: tuple[int, int, _Plan] | None = None  # resampling's reading of the history, cached
 
     # -- the public API hooks ------------------------------------------------
 
@@ -117,11 +167,7 @@ class StonerushState(State):
             if len(hand) <= _KEEP:
                 legal.append(DONE)
             return legal
-        colour = _BLACK
-        for card in self.played:
-            if _COLOUR[card] != _BLACK:
-                colour = _COLOUR[card]
-                break
+        colour = _play_colour(self.played)
         if colour == _BLACK:  # S3: nothing or only black laid so far, so any card may join
             legal = sorted(hand)
         else:
@@ -143,24 +189,32 @@ class StonerushState(State):
 
     def _apply(self, action: int) -> None:
         phase = self.phase
+        seat = self.player
         if phase == PLAY:
             if action == DONE:
                 self._resolve_play()
             else:
-                self.hands[self.player].remove(action)
+                self.hands[seat].remove(action)
                 self.played.append(action)
+                self._record(seat, f"plays {_TEXT[action]}")
         elif phase == DISCARD:
+            hand = self.hands[seat]
             if action == DONE:
+                self._record(seat, f"keeps {len(hand)} card{'' if len(hand) == 1 else 's'}")
                 self._end_discards()
             else:
                 card = action - _DISCARD
-                hand = self.hands[self.player]
                 hand.remove(card)
                 self.discard.append(card)
+                discarded = self.discarded
+                self.discarded = (*discarded[:seat], (*discarded[seat], _TEXT[card]), *discarded[seat + 1 :])
+                self._record(seat, f"discards {_TEXT[card]}")
                 if not hand:  # nothing left to keep: no choice remains
                     self._end_discards()
         elif phase == DEAL_TRILITHONS:
-            self.trilithon[self.player] = action - box.TRILITHON_CARD_BASE
+            colour = action - box.TRILITHON_CARD_BASE
+            self.trilithon[seat] = colour
+            self._record(CHANCE, f"seat {seat} is dealt a trilithon card", {seat: _dealt_trilithon(seat, colour)})
             self.player += 1
             if self.player == self.n:
                 self.player = 0
@@ -168,10 +222,13 @@ class StonerushState(State):
         elif phase == CHOOSE_START:
             self.start = self.player = action - _START
             self.phase = PLAY
+            self._record(CHANCE, f"seat {self.start} starts")
         else:  # a draw, at the deal or at the end of a turn
             self.draw.remove(action)
-            hand = self.hands[self.player]
+            hand = self.hands[seat]
             hand.append(action)
+            verb = "is dealt" if phase == DEAL_HANDS else "draws"
+            self._record(CHANCE, f"seat {seat} {verb} a card", {seat: _drawn(seat, verb, action)})
             if phase == DEAL_HANDS:
                 if len(hand) == _HAND:
                     self.player += 1
@@ -200,27 +257,40 @@ class StonerushState(State):
         new.last_plays = self.last_plays
         new.winners = self.winners
         new.reason = self.reason
+        new.pushed = self.pushed
+        new.discarded = self.discarded
+        new.fills = self.fills
+        new.filled = self.filled
+        new._plan = None
         return new
 
     # -- phase handlers ----------------------------------------------------------
 
     def _resolve_play(self) -> None:
         played = self.played
-        colour = _BLACK
+        seat = self.player
+        colour = _play_colour(played)
         net = 0
         for card in played:
-            if _COLOUR[card] != _BLACK:
-                colour = _COLOUR[card]
             net += 1 if _IS_DAY[card] else -1  # S4: every card counts its sun or moon
         before = after = self.pos[colour] if colour != _BLACK else 0
         if colour != _BLACK and net:  # S3: black alone moves nobody; S4: net 0 moves nobody
             after = self._move(colour, net)
-        self.last_plays = (self.last_plays + ((self.player, tuple(played), colour, before, after),))[-_LAST_PLAYS:]
+        self.last_plays = (self.last_plays + ((seat, tuple(played), colour, before, after),))[-_LAST_PLAYS:]
+        if colour == _BLACK:
+            self._record(seat, "ends the play: no druid moves")
+        elif after == before:
+            self._record(seat, f"ends the play: the {DRUIDS[colour]} druid stays on {before}")
+        else:
+            self._record(seat, f"ends the play: the {DRUIDS[colour]} druid moves from {before} to {after}")
+            mine = list(self.pushed[seat])
+            mine[colour] += after - before
+            self.pushed = (*self.pushed[:seat], tuple(mine), *self.pushed[seat + 1 :])
         self.discard.extend(played)  # S6: played cards go to the discard pile first
         self.played = []
         if colour != _BLACK and after == self.end:  # S7: the game ends the moment a druid arrives
-            self._finish_race(colour)
-        elif self.hands[self.player]:
+            self._finish()
+        elif self.hands[seat]:
             self.phase = DISCARD
         else:
             self._end_discards()
@@ -246,45 +316,62 @@ class StonerushState(State):
     def _refill_draw_pile(self) -> None:
         """S6: an empty draw pile is replaced by the (shuffled) discard pile when a card is needed."""
         if not self.draw:
+            self.fills += 1
+            filled = list(self.filled)
+            for card in self.discard:
+                filled[card] = self.fills
+            self.filled = tuple(filled)
             self.draw = sorted(self.discard)
             self.discard = []
+            self._record(CHANCE, f"the discard pile is shuffled into a new draw pile of {len(self.draw)} cards")
 
     def _next_turn(self) -> None:
         self.turns += 1
         if self.turns >= _ROUND_CAP * self.n:  # G4
-            self._finish_at_cap()
+            self._finish()
             return
         self.player = (self.player + 1) % self.n
         self.phase = PLAY
 
-    def _finish_race(self, colour: int) -> None:
-        holders = [seat for seat in range(self.n) if self.trilithon[seat] == colour]
-        if holders:
-            self.winners = tuple(holders)
-            self.reason = f"the {DRUIDS[colour]} druid reached {self.end}; seat {holders[0]} holds its trilithon card"
+    def _finish(self) -> None:
+        """Ends the game (a druid arrived, or the round cap): S7 names the winners."""
+        self.winners, self.reason = self._result()
+        self.phase = OVER
+        self._record_end()
+
+    def _result(self) -> tuple[tuple[int, ...], str]:
+        """S7: the winners and why, from the druids and the trilithon cards (a druid on the last
+        space ended the race; else the round cap did)."""
+        arrived = [d for d in range(5) if self.pos[d] == self.end]
+        if arrived:
+            colour = arrived[0]
+            holders = tuple(seat for seat in range(self.n) if self.trilithon[seat] == colour)
+            why = f"the {DRUIDS[colour]} druid reached {self.end}"
+            if holders:
+                return holders, f"{why}; seat {holders[0]} holds its trilithon card"
+            why += ", which nobody holds"
         else:
-            self._finish_furthest(f"the {DRUIDS[colour]} druid reached {self.end}, which nobody holds")
-        self.phase = OVER
-
-    def _finish_at_cap(self) -> None:
-        self._finish_furthest(f"the round cap of {_ROUND_CAP} rounds was reached")
-        self.phase = OVER
-
-    def _finish_furthest(self, why: str) -> None:
-        """S7: the player whose own druid stands furthest along wins; equal distance shares."""
+            why = f"the round cap of {_ROUND_CAP} rounds was reached"
         own = [self.pos[self.trilithon[seat]] for seat in range(self.n)]
-        best = max(own)
-        self.winners = tuple(seat for seat in range(self.n) if own[seat] == best)
-        self.reason = f"{why}; the furthest own druid stands on {best}"
+        best = max(own)  # S7: the player whose own druid stands furthest along; equal distance shares
+        return tuple(seat for seat in range(self.n) if own[seat] == best), (
+            f"{why}; the furthest own druid stands on {best}"
+        )
+
+    def _record_end(self) -> None:
+        """The trilithon cards are revealed to everyone (S7)."""
+        cards = ", ".join(f"seat {seat} T-{DRUIDS[t]}" for seat, t in enumerate(self.trilithon))
+        won = " and ".join(f"seat {seat}" for seat in self.winners)
+        self._record(CHANCE, f"the game is over: {self.reason}; trilithon cards: {cards}; {won} won")
 
     # -- hidden information --------------------------------------------------------
 
     def observation(self, player: int | None) -> dict[str, Any]:
-        """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""
+        """Returns what seat ``player`` (None: a spectator) can see at the table (G3) and knows (G6)."""
         if player is not None and not 0 <= player < self.n:
             raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
         over = self.phase == OVER
-        texts = box.CARD_TEXT
+        texts = _TEXT
         obs: dict[str, Any] = {
             "game": "stonerush",
             "seat": player,
@@ -317,40 +404,211 @@ class StonerushState(State):
             "trilithons": [DRUIDS[t] for t in self.trilithon] if over else None,
             "winners": list(self.winners) if over else None,
             "result": self.reason if over else None,
+            "pushed": [{"white": p[0], "blue": p[1], "green": p[2], "yellow": p[3], "red": p[4]} for p in self.pushed],
+            "discarded": [list(cards) for cards in self.discarded],
+            "hidden_cards": self._hidden_cards(player),
         }
         return obs
 
+    def _hidden_cards(self, player: int | None) -> list[dict[str, Any]]:
+        """G6: where the cards ``player`` cannot see lie, as far as it knows. One group per filling
+        of the draw pile: the cards that went into it and were not seen since, with how many of
+        them each hand holds and how many are still in the pile; within a group every placement is
+        equally likely. (A group's counts follow from the draws and plays every seat saw.)"""
+        filled = self.filled
+        seen = set(self.discard)
+        seen.update(self.played)
+        if player is not None:
+            seen.update(self.hands[player])
+        groups: dict[int, list[str]] = {}
+        for card in DECK:
+            if card not in seen:
+                group = groups.get(filled[card])
+                if group is None:
+                    groups[filled[card]] = [_TEXT[card]]
+                else:
+                    group.append(_TEXT[card])
+        held = {fill: [0] * self.n for fill in groups}
+        for seat, hand in enumerate(self.hands):
+            if seat != player:
+                for card in hand:
+                    held[filled[card]][seat] += 1
+        return [
+            {
+                "cards": groups[fill],
+                "hands": held[fill],
+                "draw_pile": len(self.draw) if fill == self.fills else 0,
+            }
+            for fill in sorted(groups)
+        ]
+
     def resample_from_infostate(self, player: int, rng: random.Random) -> StonerushState:
-        """Returns a state where the other hands, the draw pile and the other trilithon cards
-        are re-drawn at random from what ``player`` cannot see (G3)."""
-        if not 0 <= player < self.n:
-            raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
+        """Returns a state reached by a legal history in which ``player`` saw exactly what it saw.
+
+        Every decision is public, so a consistent history keeps every action but the hidden
+        chance outcomes: the other seats' trilithon cards (until they are revealed) and the cards
+        the other seats drew. The draw pile's contents are public each time it is filled, so its
+        cards are matched to that filling's hidden draws: a card a seat was next seen to lay or
+        discard goes to one of that seat's draws before that moment, chosen at random among those
+        still free in order of the deadlines (which are nested per seat, so every matching is
+        equally likely); the cards never seen again fill the remaining draws at random, the rest
+        stay in the pile. Every consistent history is equally likely (the pile sizes are public).
+        The state is the one the new history reaches (built directly: the seats' hands are the
+        cards they drew and were not seen to lay, in the order drawn) with the record rewritten
+        where a hidden draw or deal changed, so it is right for every seat. The random choices
+        depend only on what ``player`` knows (canonical resampling).
+        """
+        self._check_seat(player)
+        if not self._history and (self.phase != DEAL_TRILITHONS or self.player != 0):  # loaded without its history
+            return self._resample_present(player, rng)
+        plan = self._plan_for(player)
+        actions = list(self._history)
         new = self._copy()
-        new._history = []  # the real history would tell when hidden cards were drawn
+        private: dict[int, dict[int, str]] = {}
+        colours = rng.sample(plan.colours, len(plan.trilithons))
+        for (step, seat, event), colour in zip(plan.trilithons, colours, strict=True):
+            actions[step] = box.TRILITHON_CARD_BASE + colour
+            new.trilithon[seat] = colour
+            private[event] = {seat: _dealt_trilithon(seat, colour)}
+        draws = plan.draws
+        kept: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+        pile: list[int] = []
+        for seats, free in plan.fills:
+            open_steps: list[int] = []
+            for slots, firsts in seats:
+                pool: list[int] = []
+                at = 0
+                for before, card in firsts:
+                    pool.extend(slots[at:before])
+                    at = before
+                    step = rng.choice(pool)
+                    pool.remove(step)
+                    actions[step] = card
+                open_steps += pool
+                open_steps += slots[at:]
+            open_steps.sort()
+            pile = list(free)
+            rng.shuffle(pile)
+            for step, card in zip(open_steps, pile, strict=False):
+                actions[step] = card
+                kept[draws[step][0]].append((step, card))  # never seen again: still in that hand
+            del pile[: len(open_steps)]  # the last filling's rest is the draw pile
+        for step, (seat, verb, event) in draws.items():
+            private[event] = {seat: _drawn(seat, verb, actions[step])}
+        for seat in range(self.n):
+            if seat != player:
+                new.hands[seat] = [card for _, card in sorted(kept[seat])]
+        new.draw = sorted(pile)
+        new._history = actions
         new._legal = None
-        others = [seat for seat in range(self.n) if seat != player]
-        pool = list(self.draw)
-        for seat in others:
-            pool.extend(self.hands[seat])
-        rng.shuffle(pool)
-        at = 0
-        for seat in others:
-            size = len(self.hands[seat])
-            new.hands[seat] = pool[at : at + size]
-            at += size
-        new.draw = sorted(pool[at:])
+        new._log = _rewritten(plan.events, private)
+        return new
+
+    def _plan_for(self, player: int) -> _Plan:
+        """Reads the history once per seat (replaying it): which chance outcomes were hidden from
+        ``player``, what filled the pile each time, and when each card was next seen."""
+        cached = self._plan
+        if cached is not None and cached[0] == player and cached[1] == len(self._history):
+            return cached[2]
+        plan = _Plan()
+        scratch = self.game.new_initial_state()
+        assert isinstance(scratch, StonerushState)
+        piles: list[Sequence[int]] = [DECK]
+        starts = [-1]  # the step at whose end each pile was filled
+        hidden: list[list[tuple[int, int]]] = [[]]  # per pile: (step, seat) of each hidden draw
+        own: list[set[int]] = [set()]  # per pile: the cards ``player`` drew from it
+        shown: dict[int, list[tuple[int, int]]] = {}  # card -> (step, seat) each time it was laid or discarded
+        events = 0
+        for step, action in enumerate(self._history):
+            phase = scratch.phase
+            seat = scratch.player
+            if phase == DEAL_TRILITHONS:
+                if seat != player:
+                    plan.trilithons.append((step, seat, events))
+            elif phase == DEAL_HANDS or phase == DRAW:
+                if seat == player:
+                    own[-1].add(action)
+                else:
+                    hidden[-1].append((step, seat))
+                    plan.draws[step] = (seat, "is dealt" if phase == DEAL_HANDS else "draws", events)
+            elif phase == PLAY and action != DONE:
+                shown.setdefault(action, []).append((step, seat))
+            elif phase == DISCARD and action != DONE:
+                shown.setdefault(action - _DISCARD, []).append((step, seat))
+            fills = scratch.fills
+            log = scratch._log
+            scratch._apply(action)
+            node = scratch._log
+            while node is not log and node is not None:
+                events += 1
+                node = node.parent
+            if scratch.fills != fills:
+                piles.append(tuple(scratch.draw))
+                starts.append(step)
+                hidden.append([])
+                own.append(set())
+        for pile, start, draws, mine in zip(piles, starts, hidden, own, strict=True):
+            firsts: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
+            free = []
+            for card in pile:
+                if card in mine:
+                    continue
+                seen = shown.get(card, [])
+                at = bisect_right(seen, (start, self.n))  # the first time it was seen after the filling
+                if at < len(seen):
+                    when, seat = seen[at]
+                    firsts[seat].append((when, card))
+                else:
+                    free.append(card)
+            seats = []
+            for seat in range(self.n):
+                slots = [step for step, who in draws if who == seat]
+                deadlines = [(bisect_left(slots, when), card) for when, card in sorted(firsts[seat])]
+                seats.append((slots, deadlines))
+            plan.fills.append((seats, free))
+        if self.phase == OVER:  # the trilithon cards were revealed to everyone
+            plan.trilithons = []
+        else:
+            plan.colours = [k for k in range(5) if k != self.trilithon[player]]
+        node = scratch._log
+        while node is not None:
+            plan.events.append(node)
+            node = node.parent
+        plan.events.reverse()
+        self._plan = (player, len(self._history), plan)
+        return plan
+
+    def _resample_present(self, player: int, rng: random.Random) -> StonerushState:
+        """For a position loaded without its history: re-draws what ``player`` cannot see from the
+        present view alone (the same groups of unseen cards, the same counts per hand)."""
+        new = self._copy()
+        new._history = []
+        new._legal = None
+        new._log = None
+        filled = self.filled
+        seen = set(self.discard) | set(self.played) | set(self.hands[player])
+        for fill in sorted({filled[c] for c in DECK if c not in seen}):
+            cards = [c for c in DECK if c not in seen and filled[c] == fill]
+            rng.shuffle(cards)
+            for seat in range(self.n):
+                if seat != player:
+                    hand = new.hands[seat]
+                    for index, card in enumerate(hand):
+                        if filled[card] == fill:
+                            hand[index] = cards.pop()
+            if fill == self.fills:
+                new.draw = sorted(cards)
         if self.phase != OVER:
-            unseen = [k for k in range(5) if k != self.trilithon[player]]
-            rng.shuffle(unseen)
-            for seat in others:
-                if self.trilithon[seat] >= 0:
-                    new.trilithon[seat] = unseen.pop()
+            others = [seat for seat in range(self.n) if seat != player and self.trilithon[seat] >= 0]
+            colours = rng.sample([k for k in range(5) if k != self.trilithon[player]], len(others))
+            for seat, colour in zip(others, colours, strict=True):
+                new.trilithon[seat] = colour
         return new
 
     # -- JSON ------------------------------------------------------------------------
 
     def _fields(self) -> dict[str, Any]:
-        texts = box.CARD_TEXT
+        texts = _TEXT
         return {
             "phase": _PHASE_NAMES[self.phase],
             "player": self.player,
@@ -365,22 +623,27 @@ class StonerushState(State):
             "last_plays": [[s, [texts[c] for c in cs], col, b, a] for s, cs, col, b, a in self.last_plays],
             "winners": list(self.winners),
             "reason": self.reason,
+            "pushed": [list(pushes) for pushes in self.pushed],
+            "discarded": [list(cards) for cards in self.discarded],
+            "fills": self.fills,
+            "filled": {texts[c]: self.filled[c] for c in DECK},
         }
 
     def _load(self, fields: Mapping[str, Any]) -> None:
+        """Sets the fields and checks every invariant of a reachable position (G7)."""
         n = self.n
+        end = self.end
         check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
-        self.phase = _PHASE_NAMES.index(fields["phase"])
-        self.player = load_int(fields["player"], 0, n, "player")
-        self.start = load_int(fields["start"], -1, n - 1, "start")
-        self.turns = load_int(fields["turns"], 0, _ROUND_CAP * n, "turns")
+        phase = self.phase = _PHASE_NAMES.index(fields["phase"])
+        player = self.player = load_int(fields["player"], 0, n, "player")
+        start = self.start = load_int(fields["start"], -1, n - 1, "start")
+        turns = self.turns = load_int(fields["turns"], 0, _ROUND_CAP * n, "turns")
         druids = fields["druids"]
         check(isinstance(druids, list) and len(druids) == 5, "druids: five positions (white..red)")
-        self.pos = [load_int(p, 1, self.end, "druid position") for p in druids]
+        pos = self.pos = [load_int(p, 1, end, "druid position") for p in druids]
         hands = fields["hands"]
         check(isinstance(hands, list) and len(hands) == n, f"hands: one list per seat ({n})")
         self.hands = [_cards(h, "hand") for h in hands]
-        check(all(len(h) <= _HAND for h in self.hands), "a hand holds at most four cards")
         self.draw = sorted(_cards(fields["draw_pile"], "draw_pile"))
         self.discard = _cards(fields["discard_pile"], "discard_pile")
         self.played = _cards(fields["in_play"], "in_play")
@@ -391,21 +654,163 @@ class StonerushState(State):
         self.trilithon = [-1 if t is None else DRUIDS.index(t) if t in DRUIDS else -2 for t in tri]
         dealt = [t for t in self.trilithon if t != -1]
         check(-2 not in dealt and len(set(dealt)) == len(dealt), "trilithons: distinct player colours or null")
-        self.last_plays = tuple(
-            (
-                load_int(s, 0, n - 1, "last play seat"),
-                tuple(_cards(cs, "last play")),
-                load_int(col, 0, 5, "last play colour"),
-                load_int(b, 0, self.end, "last play from"),
-                load_int(a, 0, self.end, "last play to"),
-            )
-            for s, cs, col, b, a in fields["last_plays"]
+        plays = fields["last_plays"]
+        check(isinstance(plays, list) and len(plays) <= _LAST_PLAYS, f"last_plays: a list of at most {_LAST_PLAYS}")
+        self.last_plays = tuple(self._load_play(play) for play in plays)
+        winners = fields["winners"]
+        check(isinstance(winners, list), "winners: a list of seats")
+        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in winners)
+        check(isinstance(fields["reason"], str), "reason: a text")
+        self.reason = fields["reason"]
+        self._load_summary(fields)
+        self._check_turn(phase, player, start, turns)
+        self._check_druids(phase, pos)
+
+    def _load_play(self, play: Any) -> tuple[int, tuple[int, ...], int, int, int]:
+        check(isinstance(play, list) and len(play) == 5, "a last play is [seat, cards, colour, from, to]")
+        seat, texts, colour, before, after = play
+        cards = tuple(_cards(texts, "last play"))
+        check(bool(cards), "a last play lays at least one card")
+        check(load_int(colour, 0, 5, "last play colour") == _play_colour(cards), "a last play's colour is its cards'")
+        low = 0 if colour == _BLACK else 1
+        high = 0 if colour == _BLACK else self.end
+        return (
+            load_int(seat, 0, self.n - 1, "last play seat"),
+            cards,
+            colour,
+            load_int(before, low, high, "last play from"),
+            load_int(after, low, high, "last play to"),
         )
-        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
-        self.reason = str(fields["reason"])
-        check((self.phase == OVER) == bool(self.winners), "winners are named exactly when the game is over")
-        if self.phase in (PLAY, DISCARD):
-            check(0 <= self.player < n and min(self.trilithon) >= 0, "a turn needs every trilithon card dealt")
+
+    def _load_summary(self, fields: Mapping[str, Any]) -> None:
+        """The public tallies: pushes, discards and the fillings of the draw pile."""
+        n = self.n
+        pushed = fields["pushed"]
+        check(isinstance(pushed, list) and len(pushed) == n, f"pushed: one list of five per seat ({n})")
+        bound = (self.end - 1) * _ROUND_CAP
+        rows = []
+        for row in pushed:
+            check(isinstance(row, list) and len(row) == 5, "pushed: five net moves per seat (white..red)")
+            rows.append(tuple(load_int(x, -bound, bound, "pushed") for x in row))
+        self.pushed = tuple(rows)
+        for druid in range(5):
+            moved = sum(row[druid] for row in rows)
+            check(moved == self.pos[druid] - 1, f"pushed: the {DRUIDS[druid]} druid's moves must add up to its space")
+        discarded = fields["discarded"]
+        check(isinstance(discarded, list) and len(discarded) == n, f"discarded: one list per seat ({n})")
+        self.discarded = tuple(tuple(_TEXT[c] for c in _cards(cards, "discarded")) for cards in discarded)
+        self.fills = load_int(fields["fills"], 0, self.turns + 1, "fills")
+        filled = fields["filled"]
+        check(
+            isinstance(filled, Mapping) and sorted(filled) == sorted(_TEXT[c] for c in DECK),
+            "filled: the filling of the draw pile each of the 42 cards last entered",
+        )
+        table = list(_FIRST_FILL)
+        for card in DECK:
+            table[card] = load_int(filled[_TEXT[card]], 0, self.fills, "filled")
+        self.filled = tuple(table)
+        check(
+            all(table[c] == self.fills for c in self.draw), "filled: the draw pile holds cards of its last filling only"
+        )
+
+    def _check_turn(self, phase: int, player: int, start: int, turns: int) -> None:
+        """The phase, the seat, the turn counter and the hand sizes fit each other (G7)."""
+        n = self.n
+        sizes = [len(h) for h in self.hands]
+        dealt = [t >= 0 for t in self.trilithon]
+        over = phase == OVER
+        check(over == bool(self.winners), "winners are named exactly when the game is over")
+        check(over == bool(self.reason), "a reason is given exactly when the game is over")
+        if phase in _SETUP:
+            check(start == -1 and turns == 0, "before the first turn: start is -1 and turns 0")
+            check(not self.discard and not self.played, "before the first turn nothing is laid or discarded")
+            check(not self.last_plays and self.fills == 0, "before the first turn nobody has played")
+            check(not any(self.discarded), "before the first turn nobody has discarded")
+            if phase == DEAL_TRILITHONS:
+                check(player < n, "the trilithon deal is at a seat")
+                check(dealt == [k < player for k in range(n)], "trilithon cards are dealt in seat order")
+                check(not any(sizes), "no number card is dealt before the trilithon cards")
+                return
+            check(all(dealt), "every trilithon card is dealt before the number cards")
+            if phase == DEAL_HANDS:
+                check(player < n and sizes[player] < _HAND, "the card deal is at a seat short of four cards")
+                want = [_HAND if k < player else 0 for k in range(n)]
+                check(
+                    all(sizes[k] == want[k] for k in range(n) if k != player),
+                    "the deal gives four cards to each seat in seat order",
+                )
+            else:
+                check(player == n, "choosing the start: player is the seat count")
+                check(all(size == _HAND for size in sizes), "every hand holds four cards when the start is chosen")
+            return
+        check(all(dealt), "every trilithon card is dealt")
+        check(start >= 0 and player < n, "a turn needs a starting seat and a seat to move")
+        check(
+            all(sizes[k] == _HAND for k in range(n) if k != player), "every seat but the one to move holds four cards"
+        )
+        capped = over and all(p != self.end for p in self.pos)
+        if capped:
+            check(turns == _ROUND_CAP * n, "a game over without a druid on the last space ended at the round cap")
+            check(player == (start + turns - 1) % n, "the seat to move fits the start and the turns")
+            check(sizes[player] == _HAND, "the round cap ends a game after the last draw")
+        else:
+            check(turns < _ROUND_CAP * n, "turns run below the round cap")
+            check(player == (start + turns) % n, "the seat to move fits the start and the turns")
+        if phase == PLAY:
+            check(sizes[player] + len(self.played) == _HAND, "the hand and the cards laid make four")
+            colours = {_COLOUR[c] for c in self.played} - {_BLACK}
+            check(len(colours) <= 1, "the cards laid are of one colour (and black)")
+            return
+        check(not self.played, "cards are laid only while playing")
+        if phase == DISCARD:
+            check(1 <= sizes[player] <= _HAND - 1, "discarding: one to three cards in hand")
+        elif phase == DRAW:
+            check(sizes[player] < _HAND, "drawing: fewer than four cards in hand")
+            check(bool(self.draw), "drawing: the draw pile is never empty (it is filled when a card is needed)")
+        elif not capped:
+            check(sizes[player] < _HAND, "a race ends after a play: fewer than four cards in hand")
+        if over:
+            winners, _ = self._result()
+            check(self.winners == winners, f"the winners must be seats {list(winners)} (S7)")
+
+    def _check_druids(self, phase: int, pos: list[int]) -> None:
+        ahead = [p for p in pos if p > 1]
+        check(len(set(ahead)) == len(ahead), "druids share only space 1 (S5)")
+        if phase in _SETUP:
+            check(all(p == 1 for p in pos), "every druid starts on space 1")
+        if phase != OVER:
+            check(self.end not in pos, f"a druid on space {self.end} ends the game")
+
+
+def _play_colour(cards: Sequence[int]) -> int:
+    """Returns the colour of a play: its first coloured card's, or black (S3)."""
+    for card in cards:
+        if _COLOUR[card] != _BLACK:
+            return _COLOUR[card]
+    return _BLACK
+
+
+def _dealt_trilithon(seat: int, colour: int) -> str:
+    """The text only ``seat`` reads of the trilithon card it is dealt."""
+    return f"seat {seat} is dealt T-{DRUIDS[colour]}"
+
+
+def _drawn(seat: int, verb: str, card: int) -> str:
+    """The text only ``seat`` reads of the card it is dealt or draws."""
+    return f"seat {seat} {verb} {_TEXT[card]}"
+
+
+def _rewritten(events: list[Event], private: Mapping[int, Mapping[int, str]]) -> Event | None:
+    """Returns the record ``events`` (oldest first) with the private texts of some entries replaced;
+    the entries before the first change are shared."""
+    if not private:
+        return events[-1] if events else None
+    first = min(private)
+    node = events[first - 1] if first else None
+    for index in range(first, len(events)):
+        event = events[index]
+        node = Event(node, event.actor, event.public, private.get(index, event.private))
+    return node
 
 
 def _cards(values: Any, name: str) -> list[int]:

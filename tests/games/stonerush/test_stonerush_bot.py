@@ -18,6 +18,11 @@ def position(druids: list[int], plays: list[list[Any]]) -> State:
     game = henge.load("stonerush", 4)
     data = game.new_initial_state().to_json()
     used = {card for hand in HANDS for card in hand}
+    pushed = [[0] * 5 for _ in range(4)]  # G7: every druid's moves add up to its space
+    for seat, _cards, colour, before, after in plays:
+        pushed[seat][colour] += after - before
+    for colour, space in enumerate(druids):
+        pushed[3][colour] += space - 1 - sum(row[colour] for row in pushed)  # moves out of view: seat 3's
     data["state"].update(
         phase="play",
         player=1,
@@ -28,6 +33,7 @@ def position(druids: list[int], plays: list[list[Any]]) -> State:
         draw_pile=[card for card in data["state"]["draw_pile"] if card not in used],
         trilithons=TRILITHONS,
         last_plays=plays,
+        pushed=pushed,
     )
     return game.state_from_json(data)
 

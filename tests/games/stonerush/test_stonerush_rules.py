@@ -26,27 +26,37 @@ def position(
     discard: list[str] | None = None,
     draw: list[str] | None = None,
 ) -> StonerushState:
-    """Builds a Stonerush position from its fields (the rest of the deck goes to the draw pile)."""
+    """Builds a Stonerush position from its fields (seat 0 started, and ``player`` is to move; the
+    other seats' empty hands get four of the highest cards left, as G7 wants; the rest of the deck
+    goes to the draw pile, or to the discard pile when ``draw`` is given; seat 0 made every move
+    the druids show)."""
     game = henge.load("stonerush", players, variant=variant)
-    hands = hands if hands is not None else [[] for _ in range(players)]
+    hands = [list(h) for h in hands] if hands is not None else [[] for _ in range(players)]
     in_play = in_play or []
     discard = discard or []
-    used = {c for h in hands for c in h} | set(in_play) | set(discard)
+    used = {c for h in hands for c in h} | set(in_play) | set(discard) | set(draw or [])
+    spare = [box.CARD_TEXT[c] for c in reversed(DECK) if box.CARD_TEXT[c] not in used]
+    for seat, hand in enumerate(hands):
+        if seat != player and not hand:
+            hand += [spare.pop(0) for _ in range(4)]
+    used |= {c for h in hands for c in h}
     rest = [box.CARD_TEXT[c] for c in DECK if box.CARD_TEXT[c] not in used]
     if draw is not None:
-        discard = discard + [c for c in rest if c not in draw]
+        discard = discard + rest
         rest = draw
     data: dict[str, Any] = game.new_initial_state().to_json()
     data["state"].update(
         phase=phase,
         player=player,
         start=0,
+        turns=player,
         druids=list(druids),
         hands=hands,
         draw_pile=sorted(rest),
         discard_pile=discard,
         in_play=in_play,
         trilithons=list(trilithons[:players]),
+        pushed=[[space - 1 for space in druids]] + [[0] * 5 for _ in range(players - 1)],
     )
     state = game.state_from_json(data)
     assert isinstance(state, StonerushState)
@@ -146,10 +156,10 @@ def test_S3_a_black_first_card_leaves_every_colour_open():
 
 
 def test_S3_a_play_of_only_black_cards_is_legal_and_moves_nobody():
-    state = position(hands=[["6d", "12n", "1d", "2d"], [], []], druids=(3, 3, 3, 3, 3))
+    state = position(hands=[["6d", "12n", "1d", "2d"], [], []], druids=(3, 4, 5, 6, 7))
     assert DONE not in state.legal_actions()  # at least one card must be played
     play(state, "6d", "12n")
-    assert druids(state) == dict.fromkeys(box.PLAYER_COLOURS, 3)
+    assert list(druids(state).values()) == [3, 4, 5, 6, 7]
     assert state.observation(0)["last_plays"][-1]["druid"] is None
 
 
@@ -275,11 +285,18 @@ def test_S7_holder_of_the_arriving_colour_wins():
 
 def test_S7_unheld_colour_gives_the_win_to_the_furthest_own_druid():
     state = position(
-        hands=[["5d", "11d", "1d", "3d"], [], []], druids=(20, 12, 1, 20, 29), trilithons=("white", "blue", "yellow")
+        hands=[["5d", "11d", "1d", "3d"], [], []], druids=(20, 12, 1, 21, 29), trilithons=("white", "blue", "yellow")
     )
     play(state, "5d")
     assert state.is_terminal()
-    assert state.returns() == [0.5, 0.0, 0.5]  # white and yellow both on 20: they share
+    assert state.returns() == [0.0, 0.0, 1.0]  # yellow (seat 2's) on 21 is the furthest own druid
+    # Druids share no space but 1 (S5), so equal distance means every own druid on space 1.
+    state = position(
+        hands=[["5d", "11d", "1d", "3d"], [], []], druids=(1, 1, 12, 1, 29), trilithons=("white", "blue", "yellow")
+    )
+    play(state, "5d")
+    assert state.is_terminal()
+    assert state.returns() == pytest.approx([1 / 3, 1 / 3, 1 / 3])
 
 
 def test_S7_game_ends_the_moment_a_druid_arrives_without_discard_or_draw():
@@ -292,12 +309,15 @@ def test_S7_game_ends_the_moment_a_druid_arrives_without_discard_or_draw():
 
 def test_S7_round_cap_leaders_share():
     game = henge.load("stonerush", 3)
-    data = position(druids=(4, 9, 9, 2, 2), hands=[["1d", "2d", "3d"], [], []], phase="draw").to_json()
-    data["state"]["turns"] = game.info.round_cap * 3 - 1
+    data = position(
+        druids=(1, 1, 9, 2, 1), hands=[["1d", "2d", "3d"], [], []], phase="draw", trilithons=("white", "blue", "red")
+    ).to_json()
+    data["state"]["turns"] = turns = game.info.round_cap * 3 - 1
+    data["state"]["start"] = -turns % 3  # seat 0 plays the last turn
     state = game.state_from_json(data)
     state.apply_action(state.legal_actions()[0])
     assert state.is_terminal()
-    assert state.returns() == [0.0, 0.5, 0.5]
+    assert state.returns() == pytest.approx([1 / 3, 1 / 3, 1 / 3])  # every own druid on 1; green leads nobody
     assert "round cap" in state.observation(0)["result"]
 
 
@@ -348,13 +368,18 @@ def test_example_blue_day_and_blue_night_do_not_move():
 
 def test_G3_other_hands_and_trilithons_are_hidden_piles_and_plays_public():
     state = position(hands=[["1d", "2d", "3d", "4d"], ["5d", "6d", "7d", "8d"], ["9d", "10d", "11d", "12d"]])
+    twin = position(
+        hands=[["13d", "14d", "15d", "16d"], ["5d", "6d", "7d", "8d"], ["17d", "18d", "19d", "20d"]],
+        trilithons=("red", "blue", "white"),
+    )
     obs = state.observation(1)
+    assert obs == twin.observation(1)  # other hands, their trilithon cards and the pile are not seen
     assert obs["hand"] == ["5d", "6d", "7d", "8d"]
     assert obs["hand_sizes"] == [4, 4, 4]
-    flat = str(obs)
-    for hidden in ("1d", "2d", "'9d'", "11d"):
-        assert hidden not in flat
-    assert obs["trilithon"] == "blue" and "white" not in str(obs["trilithons"])
+    assert obs["trilithon"] == "blue" and obs["trilithons"] is None
+    # The unseen cards are named as one group: in seat 0's or seat 2's hand or in the pile, no more.
+    unseen = [box.CARD_TEXT[c] for c in DECK if box.CARD_TEXT[c] not in obs["hand"]]
+    assert obs["hidden_cards"] == [{"cards": unseen, "hands": [4, 0, 4], "draw_pile": 30}]
     state.apply_text("play 1d")
     assert state.observation(2)["in_play"] == ["1d"]  # a laid card is face up
 
