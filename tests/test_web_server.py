@@ -394,6 +394,21 @@ def test_a_table_stored_by_another_version_is_set_aside(tmp_path, caplog):
     with running(db) as client:
         assert table_id not in client.app.state.tables.live  # type: ignore[attr-defined]
         assert client.get("/api/tables").json()["tables"][0]["status"] == "broken"
+        # Closed, with both versions named, wherever the table is asked for; the server keeps answering.
+        version = henge.game_class("stonerush").info.version
+        why = f"played with stonerush version 0.0.1, and this henge plays version {version}"
+        answer = client.get(f"/api/tables/{table_id}")
+        assert answer.status_code == 410 and answer.json()["code"] == "closed" and why in answer.json()["error"]
+        page = client.get(f"/tables/{table_id}")
+        assert page.status_code == 410 and why in page.text
+        assert client.get(f"/tables/{table_id}/replay").status_code == 410
+        lobby = client.get("/").text
+        assert "Closed (stored by another version of the rules)" in lobby and table_id in lobby
+        with client.websocket_connect(f"/ws/tables/{table_id}") as socket:
+            message = socket.receive_json()
+        assert message["type"] == "error" and message["code"] == "closed" and why in message["message"]
+        assert client.get("/api/tables/nonesuch").json()["code"] == "no_table"
+        assert client.get("/healthz").json() == {"status": "ok"}
     assert any("cannot be resumed" in r.getMessage() for r in caplog.records)
 
 

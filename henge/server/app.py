@@ -121,7 +121,7 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     async def _finished(table_id: str) -> LiveTable:
         table = await tables.open(table_id)
         if table is None:
-            raise TableError("no such table", code="no_table", status=404)
+            raise await tables.missing(table_id)
         if table.status != FINISHED:
             raise TableError("the table is still being played; its replay opens when it is over", status=403)
         return table
@@ -137,14 +137,18 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     async def table_page(table_id: str) -> HTMLResponse:
         table = await tables.open(table_id)
         if table is None:
-            return HTMLResponse(pages.not_found_page(f"There is no table {table_id}."), status_code=404)
+            error = await tables.missing(table_id)
+            text = f"There is no table {table_id}." if error.code == "no_table" else f"Table {table_id}: {error}."
+            return HTMLResponse(pages.not_found_page(text), status_code=error.status)
         return HTMLResponse(pages.table_page(table.public_info()))
 
     @app.get("/tables/{table_id}/replay", response_class=HTMLResponse)
     async def replay_page(table_id: str) -> HTMLResponse:
         table = await tables.open(table_id)
         if table is None:
-            return HTMLResponse(pages.not_found_page(f"There is no table {table_id}."), status_code=404)
+            error = await tables.missing(table_id)
+            text = f"There is no table {table_id}." if error.code == "no_table" else f"Table {table_id}: {error}."
+            return HTMLResponse(pages.not_found_page(text), status_code=error.status)
         if table.status != FINISHED:
             return HTMLResponse(
                 pages.not_found_page("This table is still being played; its replay opens when it is over."),
@@ -198,7 +202,7 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     async def table_info(table_id: str) -> dict[str, Any]:
         table = await tables.open(table_id)
         if table is None:
-            raise TableError("no such table", code="no_table", status=404)
+            raise await tables.missing(table_id)
         return table.public_info()
 
     @app.get("/api/tables/{table_id}/replay")
@@ -259,8 +263,10 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
 
         table = await tables.open(table_id)
         if table is None:
-            await send({"type": "error", "code": "no_table", "message": f"there is no table {table_id}"})
-            await websocket.close(code=4404)
+            error = await tables.missing(table_id)
+            message = f"there is no table {table_id}" if error.code == "no_table" else str(error)
+            await send({"type": "error", "code": error.code, "message": message})
+            await websocket.close(code=4404 if error.code == "no_table" else 4410)
             return
         connection: Connection | None = None
         try:

@@ -17,7 +17,12 @@ from henge.engine import plugin
 from henge.server.board import FILL, board_svg
 from henge.server.tables import games_info
 
-STATUS_TITLES = {"waiting": "Open tables", "running": "Being played", "finished": "Finished"}
+STATUS_TITLES = {
+    "waiting": "Open tables",
+    "running": "Being played",
+    "finished": "Finished",
+    "broken": "Closed (stored by another version of the rules)",
+}
 
 
 def _json_script(element_id: str, data: Any) -> str:
@@ -84,7 +89,8 @@ def table_rows(summaries: list[dict[str, Any]], names: dict[str, str]) -> str:
             what = f"{escape(names.get(table['game'], table['game']))}, {table['players']} players"
             if variant and variant != "standard":
                 what += f", {escape(str(variant))}"
-            links = [f'<a href="/tables/{table_id}">{"watch" if status != "finished" else "final table"}</a>']
+            label = {"finished": "final table", "broken": "why closed"}.get(status, "watch")
+            links = [f'<a href="/tables/{table_id}">{label}</a>']
             if status == "finished":
                 links.append(f'<a href="/tables/{table_id}/replay">replay</a>')
             for seat in table["seats"]:

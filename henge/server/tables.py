@@ -379,6 +379,20 @@ class LiveTable:
         return True
 
 
+def closed_reason(record: TableRecord) -> str:
+    """Returns why a stored table is closed, in words for the person who opens it."""
+    try:
+        version = game_class(record.game).info.version
+    except ValueError:
+        return f"this table is closed: this henge has no game {record.game!r}"
+    if version != record.game_version:
+        return (
+            f"this table is closed: it was played with {record.game} version {record.game_version}, "
+            f"and this henge plays version {version}"
+        )
+    return "this table is closed: a stored action is not legal in this henge"
+
+
 class Tables:
     """Every table: creates them, resumes the unfinished ones at start, finds them for clients."""
 
@@ -435,6 +449,14 @@ class Tables:
         if table is None:
             table = await self._load(table_id)
         return table
+
+    async def missing(self, table_id: str) -> TableError:
+        """Returns the error for a table that cannot be opened: none by that id, or one set aside
+        (stored by another version of the game's rules, or with an action this henge refuses)."""
+        record = await asyncio.to_thread(self.store.load, table_id)
+        if record is None or record.status != BROKEN:
+            return TableError("no such table", code="no_table", status=404)
+        return TableError(closed_reason(record), code="closed", status=410)
 
     def forget_if_idle(self, table: LiveTable) -> None:
         """Drops the oldest finished tables nobody watches (they are loaded again when asked for)."""
