@@ -1,7 +1,7 @@
 """Druid Olympics, a racing game by Nicholas Tolle, for 3-5 players.
 
 Rule set: *Druid Olympics*, from the Stonehenge Anthology. Rulings
-G1-G5 and D1-D9 apply; ``docs/games/druid_olympics.md`` documents them and the
+G1-G7 and D1-D9 apply; ``docs/games/druid_olympics.md`` documents them and the
 edition's other readings. The course and the movement rules live in
 :mod:`henge.games.druid_olympics.course`.
 
@@ -10,27 +10,37 @@ clockwise, then everyone draws back up to three cards. Blocks are compound
 choices entered as a short series of decisions (G2): the place first
 (``bar on numbered 13``), then the cards that pay for it one at a time
 (``use 6d``, ``use 7n``); a trilithon's own card, and the two cards a
-bluestone trilithon sacrifices, are laid with the place. A move is ``move X``
+bluestone trilithon sacrifices (in card order), are laid with the place. A move is ``move X``
 (in the horseshoe several ``move X`` then ``done``), followed on the coloured
 ring by ``pay Y`` cards to pass blocks and ``done``, and on entering the
 horseshoe by ``enter stone 1`` or ``enter stone 19``.
+
+What each seat knows (G3, G6): every card is laid face up, so the only secrets
+are the cards the other seats drew. The record (``State._record``) gives every
+seat every decision and every consequence, and each draw as "seat k draws a
+card", with the card for the drawer only. ``resample_from_infostate`` re-draws
+exactly those hidden draws, subject to everything the seat later saw, and
+replays the history (docs/games/druid_olympics.md, "What each seat knows").
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from itertools import combinations, product
+from typing import Any, cast
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, check, load_int, uniform
+from henge.engine import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State, check, load_int, uniform
 from henge.games.druid_olympics import course as course
 from henge.games.druid_olympics.course import ALTAR, HORSESHOE, TARGETS, TRILITHON
 
 _HAND = 3
 _ROUND_CAP = 200  # G4: turns; no random game of 3000 reached it (docs/games/druid_olympics.md)
 _LOG = 8
-_RESAMPLE_TRIES = 10_000
+_RESAMPLE_TRIES = 300
+"""Deals tried before the exhaustive count, while a seat is paying a block (see _fill)."""
+_MAX_RESHUFFLES = 10_000
 RUNNERS: tuple[str, ...] = box.PLAYER_COLOURS
 """Seat i runs with the figure, bar and disk of the i-th player colour."""
 
@@ -63,6 +73,12 @@ _TEXT = box.CARD_TEXT
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _COLOURED_30 = course.NUMBERED - 1
 
+# The trail: a chain of immutable nodes (parent, kind, history index, seat, card or pile),
+# shared by clones like the record, of every card that enters or leaves a hand and of
+# every reshuffle. The resampler reads it; it is rebuilt by replay for a loaded state.
+_DRAWN, _LAID, _SHUFFLED = range(3)
+Trail = tuple[Any, ...]
+
 
 class DruidOlympicsState(State):
     """A Druid Olympics position: runners on the course, blocks, hands and piles."""
@@ -84,9 +100,12 @@ class DruidOlympicsState(State):
         "player",
         "pos",
         "reason",
+        "shuffles",
+        "since",
         "skip",
         "table",
         "target",
+        "trail",
         "tri",
         "turn",
         "winners",
@@ -109,6 +128,8 @@ class DruidOlympicsState(State):
         self.tri = [-1] * 5  # target index of each trilithon, -1 in the centre
         self.cover = [course.EMPTY] * course.SPACES
         self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.since: list[list[int]] = [[] for _ in range(n)]  # per hand card: the reshuffles before its draw
+        self.shuffles = 0  # D9: how often the discard pile became the draw pile
         self.draw = list(box.FULL_DECK)  # kept sorted
         self.discard: list[int] = []
         self.table: list[int] = []  # cards laid in the decision series under way (face up)
@@ -116,6 +137,7 @@ class DruidOlympicsState(State):
         self.log: tuple[str, ...] = ()
         self.winners: tuple[int, ...] = ()
         self.reason = ""
+        self.trail: Trail | None = ()  # None: not known (a loaded state), rebuilt from the history
 
     # -- the public API hooks ------------------------------------------------
 
@@ -153,10 +175,14 @@ class DruidOlympicsState(State):
         phase = self.phase
         if phase == DEAL or phase == DRAW:
             self._draw_card(action)
-        elif phase == FIRST:
+            return
+        if phase == FIRST:
             self.first = action - _FIRST
+            self._record(CHANCE, f"seat {self.first} goes first")
             self._start_turn()
-        elif phase == BLOCK:
+            return
+        self._record(self.player, _PLAYER_TEXTS[action])  # G6: every decision, as its text
+        if phase == BLOCK:
             if action == PASS:
                 self._next_blocker()
             else:
@@ -194,6 +220,8 @@ class DruidOlympicsState(State):
         new.tri = self.tri[:]
         new.cover = self.cover[:]
         new.hands = [h[:] for h in self.hands]
+        new.since = [s[:] for s in self.since]
+        new.shuffles = self.shuffles
         new.draw = self.draw[:]
         new.discard = self.discard[:]
         new.table = self.table[:]
@@ -201,14 +229,19 @@ class DruidOlympicsState(State):
         new.log = self.log
         new.winners = self.winners
         new.reason = self.reason
+        new.trail = self.trail
         return new
 
     # -- dealing, drawing and the turn order -------------------------------------
 
     def _draw_card(self, card: int) -> None:
         self.draw.remove(card)
-        hand = self.hands[self.player]
+        seat = self.player
+        hand = self.hands[seat]
         hand.append(card)
+        self.since[seat].append(self.shuffles)
+        self._trace(_DRAWN, seat, card)
+        self._record(CHANCE, f"seat {seat} draws a card", {seat: f"seat {seat} draws {_TEXT[card]}"})
         if len(hand) < _HAND:
             self._refill_draw_pile()
             return
@@ -220,11 +253,19 @@ class DruidOlympicsState(State):
         else:
             self._next_drawer(self.player)
 
+    def _trace(self, kind: int, seat: int, data: Any) -> None:
+        """Appends to the trail (unless it is unknown: a state loaded without its history)."""
+        if self.trail is not None:
+            self.trail = (self.trail, kind, len(self._history), seat, data)
+
     def _refill_draw_pile(self) -> None:
         """D9: the discard pile is reshuffled into the draw pile when a card is needed and none is left."""
         if not self.draw:
             self.draw = sorted(self.discard)
             self.discard = []
+            self.shuffles += 1
+            self._trace(_SHUFFLED, -1, tuple(self.draw))
+            self._record(CHANCE, f"the discard pile ({len(self.draw)} cards) is shuffled into the draw pile")
 
     def _order(self, after: int) -> range:
         """Returns the seats after ``after`` in this round's order (all of them for -1)."""
@@ -241,6 +282,7 @@ class DruidOlympicsState(State):
                 self.owed[seat] -= self.skip[seat]
                 if self.skip[seat]:
                     self._note(f"{RUNNERS[seat]} loses this turn")
+                    self._record(seat, f"loses turn {self.turn}")
             if not all(self.skip):
                 self._next_blocker(-1)
                 return
@@ -291,8 +333,14 @@ class DruidOlympicsState(State):
         self._complete_block()
 
     def _lay(self, card: int) -> None:
-        self.hands[self.player].remove(card)
+        """Moves a card from the hand of the seat to act onto the table, face up."""
+        seat = self.player
+        hand = self.hands[seat]
+        at = hand.index(card)
+        del hand[at]
+        del self.since[seat][at]
         self.table.append(card)
+        self._trace(_LAID, seat, card)
 
     def _complete_block(self) -> None:
         """Places the piece once the cards on the table pay for it (D8).
@@ -302,7 +350,7 @@ class DruidOlympicsState(State):
         """
         target = TARGETS[self.target]
         if target.need == course.NEED_ALL:  # the text: both other cards are sacrificed
-            for card in self.hands[self.player][:]:
+            for card in sorted(self.hands[self.player]):  # G3: never in the hand's (drawn, hidden) order
                 self._lay(card)
         elif course.completions(target, self.hands[self.player], self.table) != [()]:
             return
@@ -324,7 +372,10 @@ class DruidOlympicsState(State):
                 cover[space] = TRILITHON + colour
             if target.need == course.NEED_ALL:
                 self.drained[seat] = 1  # the text: drained of energy, no move this turn
-        self._note(f"{RUNNERS[seat]}: {target.text} ({' '.join(_TEXT[c] for c in self.table)})")
+        cards = " ".join(_TEXT[c] for c in self.table)
+        self._note(f"{RUNNERS[seat]}: {target.text} ({cards})")
+        drained = ", drained: no move this turn" if self.drained[seat] else ""
+        self._record(seat, f"places {target.text} with {cards}{drained}")
         self.discard.extend(self.table)
         self.table = []
         self.target = -1
@@ -384,6 +435,7 @@ class DruidOlympicsState(State):
         cards = " ".join(_TEXT[c] for c in self.table)
         where = course.runner_text(after, self.end[seat])
         self._note(f"{RUNNERS[seat]} plays {cards}: {course.runner_text(start, self.end[seat])} -> {where}")
+        self._record(seat, f"moves with {cards}: {course.runner_text(start, self.end[seat])} -> {where}")
         self.discard.extend(self.table)
         self.table = []
         self.phase = MOVE
@@ -391,6 +443,7 @@ class DruidOlympicsState(State):
             self.winners = (seat,)
             self.reason = f"the {RUNNERS[seat]} runner (seat {seat}) reached the altar stone"
             self.phase = OVER
+            self._record(seat, "reaches the altar stone and wins")
             return
         if after != start:  # D6: only the runner's own move onto a block costs turns
             space = after if after < HORSESHOE else course.BLUESTONE + course.stone_at(self.end[seat], after)
@@ -398,6 +451,7 @@ class DruidOlympicsState(State):
             if lost:
                 self.owed[seat] += lost
                 self._note(f"{RUNNERS[seat]} ends on a block on {where} and loses {lost} turn(s)")
+                self._record(seat, f"ends on a block on {where} and loses {lost} turn(s)")
         self._next_mover()
 
     # -- the end -------------------------------------------------------------------
@@ -408,6 +462,7 @@ class DruidOlympicsState(State):
         self.winners = tuple(seat for seat in range(self.n) if self.pos[seat] == best)
         self.reason = f"the round cap of {_ROUND_CAP} turns was reached; the furthest runners lead"
         self.phase = OVER
+        self._record(CHANCE, f"{self.reason}: seat(s) {' '.join(map(str, self.winners))} win")
 
     def _note(self, event: str) -> None:
         self.log = (self.log + (event,))[-_LOG:]
@@ -446,9 +501,38 @@ class DruidOlympicsState(State):
             "target": None if self.target < 0 else TARGETS[self.target].text,
             "paying": paying,
             "log": list(self.log),
+            "unseen": self._unseen(player),
             "winners": list(self.winners) if over else None,
             "result": self.reason if over else None,
         }
+
+    def _unseen(self, player: int | None) -> list[dict[str, Any]]:
+        """Returns where the cards ``player`` cannot see may be (G6): one group per draw pile they came from.
+
+        Every card is laid face up, so a card out of sight is in a hand or the draw pile.
+        One that came off the draw pile of an earlier shuffle (epoch) is in the hand of a
+        seat that drew from that pile and has not played it; everyone counts those cards
+        per seat and epoch. Within a group every placement is equally likely, except
+        while a seat is paying a block: its hand can finish paying it (``target``, ``table``).
+        """
+        groups: dict[int, tuple[list[int], list[int]]] = {}
+        for seat in range(self.n):
+            if seat == player:
+                continue
+            for card, epoch in zip(self.hands[seat], self.since[seat], strict=True):
+                cards, held = groups.setdefault(epoch, ([], [0] * self.n))
+                cards.append(card)
+                held[seat] += 1
+        if self.draw:
+            groups.setdefault(self.shuffles, ([], [0] * self.n))[0].extend(self.draw)
+        return [
+            {
+                "cards": [_TEXT[c] for c in sorted(cards)],
+                "hands": held,
+                "draw_pile": len(self.draw) if epoch == self.shuffles else 0,
+            }
+            for epoch, (cards, held) in sorted(groups.items())
+        ]
 
     def _runner_view(self, seat: int) -> dict[str, Any]:
         return {
@@ -478,41 +562,176 @@ class DruidOlympicsState(State):
         return blocks
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> DruidOlympicsState:
-        """Returns a state where the other hands and the draw pile are re-drawn from what
-        ``player`` cannot see (G3).
+        """Returns a state reached by a legal history in which ``player`` saw exactly what it saw (G3, G6).
 
-        While a block is being paid, everyone knows the blocker's hand can finish paying
-        it; deals where it cannot are drawn again (rejection keeps the draw uniform).
+        Every decision and every laid card is public, so only the other seats' draws are
+        hidden. They are drawn again, pile by pile (a pile: the deck, or the discard pile
+        after a reshuffle, both public): a card another seat later lays goes to one of
+        that seat's draws from that pile made before it was laid, chosen uniformly among
+        the draws left (cards in the order they were laid); the other cards of the pile,
+        those ``player`` never saw again, go uniformly to the remaining hidden draws, the
+        rest staying in the draw pile. Every way to match is counted alike, and each is
+        one history with the chance probability of every other (draw sizes are public),
+        so the result is uniform over the consistent histories. While another seat is
+        paying a block, its hand must finish paying it (a deal where it cannot is dealt
+        again; see ``_fill``). The history is replayed from the start, so the record,
+        ``history()`` and every field are right for every seat. The generator is used on
+        ``player``'s information only (sorted pools, time-ordered draws): states it
+        cannot tell apart give the same draws (henge.agents.base.canonical_state).
+
+        A state loaded from JSON without its history has no record: its other hands
+        and draw pile are re-dealt within the groups of ``observation()["unseen"]``.
         """
-        if not 0 <= player < self.n:
-            raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
-        new = self._copy()
-        new._history = []  # the real history would tell which cards were drawn
+        self._check_seat(player)
+        nodes = self._trail_nodes()
+        if nodes is None:
+            return self._redeal(player, rng)
+        history = self._history[:]
+        for index, card in self._hidden_draws(nodes, player, rng).items():
+            history[index] = card  # the chance outcome "draw <card>" has the card's id
+        return self._replay(history)
+
+    def _trail_nodes(self) -> list[Trail] | None:
+        """Returns the trail oldest first, or None if the state has no history that reaches it."""
+        trail = self.trail
+        if trail is None:  # loaded from JSON: the engine replayed its history, if it had one
+            if not self._history:
+                return None
+            replayed = self.game.new_initial_state()
+            try:
+                for action in self._history:
+                    replayed.apply_action(action)
+            except IllegalActionError:
+                return None
+            assert isinstance(replayed, DruidOlympicsState)
+            if replayed._fields() != self._fields():
+                return None
+            trail = self.trail = replayed.trail  # the same state: only the cache is filled
+        nodes: list[Trail] = []
+        while trail:
+            nodes.append(trail)
+            trail = trail[0]
+        nodes.reverse()
+        return nodes
+
+    def _hidden_draws(self, nodes: list[Trail], player: int, rng: random.Random) -> dict[int, int]:
+        """Returns a card for every draw ``player`` did not see, by history index (see resample)."""
+        piles: list[tuple[int, ...]] = [box.FULL_DECK]  # the draw pile of each epoch, as it was shuffled
+        epoch_of = [0] * box.DECK_SIZE  # the last pile each card was in
+        hidden: list[list[tuple[int, int]]] = [[]]  # per epoch: (history index, seat) of each hidden draw
+        known: list[set[int]] = [set()]  # per epoch: the cards player drew, or saw laid after a hidden draw
+        laid: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (epoch, seat): (history index, card)
+        for _, kind, index, seat, data in nodes:
+            if kind == _DRAWN:
+                if seat == player:
+                    known[-1].add(data)
+                else:
+                    hidden[-1].append((index, seat))
+            elif kind == _LAID:
+                if seat != player:
+                    epoch = epoch_of[data]
+                    known[epoch].add(data)
+                    laid.setdefault((epoch, seat), []).append((index, data))
+            else:
+                piles.append(data)
+                hidden.append([])
+                known.append(set())
+                for card in data:
+                    epoch_of[card] = len(piles) - 1
+        drawn: dict[int, int] = {}
+        free: list[list[tuple[int, int]]] = []  # per epoch: the hidden draws of cards never seen again
+        for epoch, draws in enumerate(hidden):
+            for seat in range(self.n):
+                mine = [index for index, who in draws if who == seat]
+                for deadline, card in sorted(laid.get((epoch, seat), ())):
+                    # Earliest deadline first: a choice among the draws left before it never
+                    # leaves a later card without one, and their number does not depend on it.
+                    drawn[rng.choice([i for i in mine if i < deadline and i not in drawn])] = card
+            free.append([(index, seat) for index, seat in draws if index not in drawn])
+        pools = [sorted(set(pile) - known[epoch]) for epoch, pile in enumerate(piles)]
+        drawn.update(self._fill(pools, free, player, rng))
+        return drawn
+
+    def _fill(
+        self, pools: list[list[int]], places: list[list[tuple[Any, int]]], player: int, rng: random.Random
+    ) -> dict[Any, int]:
+        """Deals each pool (sorted) uniformly to its places ``(key, seat)``; the rest stays in the draw pile.
+
+        While a seat other than ``player`` is paying a block, its cards must finish paying
+        it: a deal where they cannot is dealt again, and after _RESAMPLE_TRIES failures
+        the hands that can are counted exhaustively and one is picked uniformly (rejection
+        keeps the deal uniform over those that pass, so both ways draw the same law).
+        """
+
+        def deal() -> dict[Any, int]:
+            dealt: dict[Any, int] = {}
+            for pool, spots in zip(pools, places, strict=True):
+                if spots:
+                    cards = pool[:]
+                    rng.shuffle(cards)
+                    dealt.update(zip((key for key, _ in spots), cards, strict=False))
+            return dealt
+
+        blocker = self.player if self.phase == BLOCK_CARDS and self.player != player else -1
+        if blocker < 0:
+            return deal()
+        target = TARGETS[self.target]
+
+        def pays(hand: list[int]) -> bool:
+            return bool(course.completions(target, hand, self.table))
+
+        for _ in range(_RESAMPLE_TRIES):
+            dealt = deal()
+            if pays([dealt[key] for spots in places for key, seat in spots if seat == blocker]):
+                return dealt
+        mine = [[key for key, seat in spots if seat == blocker] for spots in places]
+        options = [combinations(pool, len(keys)) for pool, keys in zip(pools, mine, strict=True)]
+        hands = [choice for choice in product(*options) if pays([c for part in choice for c in part])]
+        chosen = rng.choice(hands)
+        dealt = {}
+        for pool, spots, keys, held in zip(pools, places, mine, chosen, strict=True):
+            cards = list(held)
+            rng.shuffle(cards)
+            dealt.update(zip(keys, cards, strict=True))
+            rest = [c for c in pool if c not in held]
+            rng.shuffle(rest)
+            dealt.update(zip((key for key, seat in spots if seat != blocker), rest, strict=False))
+        return dealt
+
+    def _replay(self, history: list[int]) -> DruidOlympicsState:
+        """Returns the state ``history`` reaches from the start (legal by construction: not checked)."""
+        state = cast(DruidOlympicsState, self.game.new_initial_state())
+        record = state._history
+        for action in history:
+            state._apply(action)
+            record.append(action)
+        return state
+
+    def _redeal(self, player: int, rng: random.Random) -> DruidOlympicsState:
+        """Re-deals the hidden cards of a state without a history within the groups of ``_unseen``."""
+        epochs = sorted({e for seat, since in enumerate(self.since) if seat != player for e in since} | {self.shuffles})
+        places: list[list[tuple[Any, int]]] = []
+        pools: list[list[int]] = []
+        for epoch in epochs:
+            spots = [
+                ((seat, at), seat)
+                for seat in range(self.n)
+                if seat != player
+                for at, e in enumerate(self.since[seat])
+                if e == epoch
+            ]
+            cards = [self.hands[seat][at] for (seat, at), _ in spots]
+            if epoch == self.shuffles:
+                cards += self.draw
+            places.append(spots)
+            pools.append(sorted(cards))
+        dealt = self._fill(pools, places, player, rng)
+        new = cast(DruidOlympicsState, self.clone())
+        for (seat, at), card in dealt.items():
+            new.hands[seat][at] = card
+        current = pools[epochs.index(self.shuffles)]
+        new.draw = sorted(set(current) - set(dealt.values()))
         new._legal = None
-        others = [seat for seat in range(self.n) if seat != player]
-        pool = list(self.draw)
-        for seat in others:
-            pool.extend(self.hands[seat])
-        if self.phase == BLOCK_CARDS and self.player != player:
-            blocker = self.player
-            target = TARGETS[self.target]
-            for _ in range(_RESAMPLE_TRIES):
-                hand = rng.sample(pool, len(self.hands[blocker]))
-                if course.completions(target, hand, self.table):
-                    break
-            else:  # never seen: the true hand is always among the consistent ones
-                hand = self.hands[blocker][:]
-            new.hands[blocker] = hand
-            others.remove(blocker)
-            for card in hand:
-                pool.remove(card)
-        rng.shuffle(pool)
-        at = 0
-        for seat in others:
-            size = len(self.hands[seat])
-            new.hands[seat] = pool[at : at + size]
-            at += size
-        new.draw = sorted(pool[at:])
         return new
 
     # -- JSON ------------------------------------------------------------------------
@@ -532,6 +751,8 @@ class DruidOlympicsState(State):
             "disks": [None if s < 0 else course.SPACE_TEXT[s] for s in self.disk],
             "trilithons": [None if t < 0 else TARGETS[t].text for t in self.tri],
             "hands": [[_TEXT[c] for c in hand] for hand in self.hands],
+            "hand_reshuffles": [since[:] for since in self.since],
+            "reshuffles": self.shuffles,
             "draw_pile": [_TEXT[c] for c in self.draw],
             "discard_pile": [_TEXT[c] for c in self.discard],
             "table": [_TEXT[c] for c in self.table],
@@ -542,19 +763,22 @@ class DruidOlympicsState(State):
         }
 
     def _load(self, fields: Mapping[str, Any]) -> None:
+        """Loads the fields and checks every invariant of the game (G7; docs: "Saved states")."""
         n = self.n
+        self.trail = None  # what happened before is known only by replaying a history
         check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
         phase = self.phase = _PHASE_NAMES.index(fields["phase"])
         self.player = load_int(fields["player"], 0, n - 1, "player")
         self.first = load_int(fields["first"], -1, n - 1, "first")
         check((self.first < 0) == (phase in (DEAL, FIRST)), "the first player is chosen after the deal")
         self.turn = load_int(fields["turn"], 0, _ROUND_CAP, "turn")
+        check((self.turn == 0) == (phase in (DEAL, FIRST)), "turns are counted from 1 once the first player is chosen")
         ends = _list(fields["ends"], n, "ends")
         check(all(e is None or e in course.ENDS for e in ends), "ends: null, 1 or 19 per seat")
         self.end = [e or 0 for e in ends]
         runners = _list(fields["runners"], n, "runners")
         self.pos = [course.parse_runner(r, e) for r, e in zip(runners, self.end, strict=True)]
-        self.owed = [load_int(v, 0, 2 * _ROUND_CAP, "lost_turns") for v in _list(fields["lost_turns"], n, "lost_turns")]
+        self.owed = [load_int(v, 0, 2, "lost_turns") for v in _list(fields["lost_turns"], n, "lost_turns")]
         self.skip = [_flag(v, "skipping") for v in _list(fields["skipping"], n, "skipping")]
         self.drained = [_flag(v, "drained") for v in _list(fields["drained"], n, "drained")]
         self.cover = [course.EMPTY] * course.SPACES
@@ -583,15 +807,30 @@ class DruidOlympicsState(State):
         self.table = _cards(fields["table"], "table")
         every = [c for h in self.hands for c in h] + self.draw + self.discard + self.table
         check(sorted(every) == list(box.FULL_DECK), "every one of the 65 cards must be in exactly one place")
+        # Absent from a state saved before reshuffles were counted, or crafted: all from the current pile.
+        self.shuffles = load_int(fields.get("reshuffles", 0), 0, _MAX_RESHUFFLES, "reshuffles")
+        since = fields.get("hand_reshuffles")
+        if since is None:
+            since = [[self.shuffles] * len(hand) for hand in self.hands]
+        self.since = [
+            [load_int(e, 0, self.shuffles, "hand_reshuffles") for e in _list(drawn, len(hand), "hand_reshuffles")]
+            for drawn, hand in zip(_list(since, n, "hand_reshuffles"), self.hands, strict=True)
+        ]
+        check(all(s == sorted(s) for s in self.since), "hand_reshuffles: a hand keeps its cards in the order drawn")
         target = fields["target"]
         check(target is None or target in _TARGET_BY_TEXT, f"target: {target!r} is not a block placement")
         self.target = -1 if target is None else _TARGET_BY_TEXT[target]
         log = fields["log"]
         check(isinstance(log, list) and len(log) <= _LOG and all(isinstance(e, str) for e in log), "log: texts")
         self.log = tuple(log)
-        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in fields["winners"])
-        self.reason = str(fields["reason"])
+        winners = fields["winners"]
+        check(isinstance(winners, list), "winners: a list of seats")
+        self.winners = tuple(load_int(w, 0, n - 1, "winner") for w in winners)
+        check(list(self.winners) == sorted(set(self.winners)), "winners: each seat once, in seat order")
+        check(isinstance(fields["reason"], str), "reason: a text")
+        self.reason = fields["reason"]
         self._check_phase()
+        self._check_turn()
 
     def _check_phase(self) -> None:
         """Checks that the phase, the seat to act, the table and the target agree."""
@@ -602,6 +841,7 @@ class DruidOlympicsState(State):
         check(ALTAR not in self.pos or phase == OVER, "a runner on the altar ends the game")
         if phase in (DEAL, FIRST):
             check(not self.discard and self.turn == 0, "nothing is played before the first turn")
+            check(phase == DEAL or seat == self.n - 1, "the first player is chosen once the last seat is dealt")
             dealt = self.n if phase == FIRST else seat
             sizes = [len(h) for h in self.hands]
             check(
@@ -610,12 +850,21 @@ class DruidOlympicsState(State):
                 and (dealt == self.n or sizes[dealt] < _HAND),
                 "the deal gives three cards to each seat in turn",
             )
+            check(
+                not any(self.pos) and not any(self.end) and self.cover == [course.EMPTY] * course.SPACES,
+                "before the first turn every runner is on coloured 1 and no block is placed",
+            )
+            check(
+                not any(self.owed) and not any(self.skip) and not any(self.drained) and not self.shuffles,
+                "before the first turn nobody owes or loses a turn, is drained, or has reshuffled",
+            )
         if phase in _DECISIONS:
             check(not self.skip[seat], "a seat that loses this turn does not act")
             check(phase < MOVE or not self.drained[seat], "a drained runner does not move")
         if phase == BLOCK_CARDS:
             target = TARGETS[self.target]
             check(target.colour < 0 or _TRI_CARD + target.colour in self.table, "a trilithon needs its card")
+            check(len(self.hands[seat]) + len(self.table) == _HAND, "a block is paid from the hand of three")
             options = course.completions(target, self.hands[seat], self.table)
             check(bool(options) and options != [()], "the block cannot be paid, or is paid already")
         elif phase == MOVE:
@@ -634,8 +883,41 @@ class DruidOlympicsState(State):
                 )
         else:
             check(not self.table, "cards lie on the table only during a decision")
+        if phase in (MOVE, PAY, ENTER):
+            check(len(self.hands[seat]) + len(self.table) <= _HAND, "a move is played from a hand of three at most")
         if phase == DRAW:
             check(len(self.hands[seat]) < _HAND and bool(self.draw), "a draw fills a short hand from a pile")
+            done = [(self.first + k) % self.n for k in range((seat - self.first) % self.n)]
+            check(all(len(self.hands[s]) == _HAND for s in done), "the seats before the drawer hold three cards")
+
+    def _check_turn(self) -> None:
+        """Checks the lost turns, the drained runners and the end against the board (D6, D9, G4)."""
+        phase = self.phase
+        playing = phase not in (DEAL, FIRST, OVER)
+        for seat in range(self.n):
+            if self.owed[seat] or self.skip[seat]:
+                check(self.pos[seat] > 0, f"seat {seat} loses turns without having moved onto a block")
+            if self.skip[seat]:
+                check(self.owed[seat] <= 1, f"seat {seat} owes at most one more turn while losing this one")
+                check(len(self.hands[seat]) == _HAND, f"seat {seat} loses this turn and so holds three cards")
+            if self.drained[seat]:
+                check(not self.skip[seat], f"seat {seat} is drained in a turn it loses")
+                bluestones = any(t >= 0 and TARGETS[t].need == course.NEED_ALL for t in self.tri)
+                check(bluestones, f"seat {seat} is drained without a trilithon on the bluestones")
+                check(
+                    phase in (DRAW, OVER) or not self.hands[seat],
+                    f"seat {seat} is drained: it sacrificed its whole hand this turn",
+                )
+        check(playing or phase == OVER or not any(self.drained), "nobody is drained before the first turn")
+        if phase == OVER:
+            on_altar = [seat for seat in range(self.n) if self.pos[seat] == ALTAR]
+            if on_altar:
+                check(list(self.winners) == on_altar, "the runner on the altar stone, alone, wins")
+            else:
+                best = max(self.pos)
+                leaders = [seat for seat in range(self.n) if self.pos[seat] == best]
+                check(self.turn == _ROUND_CAP, "a game without a runner on the altar ends only at the round cap")
+                check(list(self.winners) == leaders, "at the round cap the runners furthest along win")
 
 
 _TARGET_BY_TEXT = {t.text: i for i, t in enumerate(TARGETS)}

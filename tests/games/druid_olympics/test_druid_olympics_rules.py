@@ -503,7 +503,8 @@ def test_D5_runners_never_block_each_other():
 
 def test_D6_a_lost_turn_skips_the_blocking_and_the_moving_round():
     hands = [["1n", "1d", "2n"], ["2d", "3n", "3d"], ["4n", "4d", "5n"]]
-    state = position(phase="move", player=2, lost=[0, 1, 0], hands=hands)
+    runners = ["coloured 1", "coloured 5", "coloured 1"]  # seat 1 ended its move on a block (G7: it has moved)
+    state = position(phase="move", player=2, lost=[0, 1, 0], hands=hands, runners=runners)
     state.apply_text("pass")  # the turn ends; seat 1 loses the next one
     order = []
     for _ in range(4):
@@ -633,7 +634,12 @@ def test_observation_shows_only_the_own_hand():
     assert state.observation(0)["hand"] == ["6d", "7n", "20d"]
     assert state.observation(1)["hand"] == ["24n", "24d", "25n"]
     assert state.observation(None)["hand"] is None
-    assert "6d" not in json.dumps(state.observation(1))
+    # Seat 1 sees 6d only among the cards it cannot place: swapping it with a card of the
+    # draw pile changes nothing it sees (the knowledge in "unseen" included).
+    twin = blocker(["9n", "7n", "20d"])
+    assert twin.observation(1) == state.observation(1)
+    assert twin.observation(None) == state.observation(None)
+    assert twin.observation(0) != state.observation(0)
     with pytest.raises(ValueError):
         state.observation(3)
 
