@@ -233,6 +233,16 @@ class Event:
         self.private = private
         self._digests: dict[int | None, tuple[int, str]] | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The whole chain as one flat list: a long record pickles without deep recursion.
+        entries = []
+        node: Event | None = self
+        while node is not None:
+            entries.append((node.actor, node.public, node.private))
+            node = node.parent
+        entries.reverse()
+        return _chain, (entries,)
+
     def text_for(self, seat: int | None) -> str | None:
         """Returns what ``seat`` (None: a spectator) read of this event, or None."""
         private = self.private
@@ -264,6 +274,14 @@ class Event:
                 node._digests = {}
             node._digests[seat] = (count, value)
         return count, value
+
+
+def _chain(entries: list[tuple[int, str | None, Mapping[int, str] | None]]) -> Event | None:
+    """Returns the record made of ``entries``, oldest first (how a pickled record is rebuilt)."""
+    node = None
+    for actor, public, private in entries:
+        node = Event(node, actor, public, private)
+    return node
 
 
 class State:
@@ -542,9 +560,10 @@ class GamePlugin:
     rules_page: str | None = None
     """File name (in the package) of the player-facing rules page, in Markdown."""
     encoder: str | None = None
-    """Module of the fixed-size tensor encoding of an observation (``OBSERVATION_SHAPE``,
-    ``observation_tensor``, ``INFORMATION_STATE_SHAPE``, ``information_state_tensor``), for
-    the research adapters; documented in the game's docs page."""
+    """Module of the fixed-size tensor encodings of a seat's observation, for the research
+    adapters: ``observation_shape(players, options)`` and ``observation_tensor(observation)``,
+    ``information_state_shape(players, options)`` and ``information_state_tensor(observation)``;
+    documented in the game's docs page."""
     public: tuple[str, ...] = ()
     """Rule modules that are public facts of the board (e.g. a course's geometry): the bot,
     narrator and drawings may import these, and no other module of the rules."""

@@ -15,6 +15,7 @@ Two generic tests hold every game to that:
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -189,5 +190,10 @@ def test_G6_records_are_json_shared_by_clones_and_grow_by_appending(config):
     last = states[-1]
     copy = last.clone()
     assert copy.information_state_string(0) == last.information_state_string(0)
+    # A long record pickles (bots and tournaments send states to worker processes) and comes back equal.
+    again = pickle.loads(pickle.dumps(last))
+    for seat in [*range(players), None]:
+        assert again.information_state(seat) == last.information_state(seat)
+        assert again.information_state_string(seat) == last.information_state_string(seat)
     with pytest.raises(ValueError, match="seats run"):
         last.information_state(players)
