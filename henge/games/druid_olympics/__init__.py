@@ -11,5 +11,6 @@ PLUGIN = GamePlugin(
     terminal="terminal",
     board_js="board.js",
     rules_page="rules.md",
+    encoder="encode",
     public=("course",),
 )

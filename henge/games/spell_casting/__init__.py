@@ -11,4 +11,5 @@ PLUGIN = GamePlugin(
     terminal="terminal",
     board_js="board.js",
     rules_page="rules.md",
+    encoder="encode",
 )
