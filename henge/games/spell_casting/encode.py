@@ -29,6 +29,7 @@ from functools import cache
 from typing import Any
 
 from henge import box
+from henge.games.spell_casting.board import CELLS, CUP_NAMES, ENERGY_DISKS, RING_NAMES
 
 PHASES: tuple[str, ...] = (
     "deal components",
@@ -42,16 +43,14 @@ PHASES: tuple[str, ...] = (
     "over",
 )
 ACTIONS: tuple[str, ...] = ("a", "b", "c")
-RINGS: tuple[str, ...] = ("outer", "coloured", "middle", "inner")
+RINGS: tuple[str, ...] = RING_NAMES
 RING_CELLS: tuple[int, ...] = (30, 30, 30, box.INNER_STONES)
-CELLS = sum(RING_CELLS)
-CUPS: tuple[str, ...] = ("in1", "in2", "in3", "out1", "out2", "out3")
+CUPS: tuple[str, ...] = CUP_NAMES
 FIGURES: tuple[str, ...] = box.FIGURES
 CARDS = box.DECK_SIZE
 _CARD: dict[str, int] = {text: c for c, text in enumerate(box.CARD_TEXT)}
 """Card id by canonical text (the observation writes cards as ``box.CARD_TEXT``)."""
 NUMBER_CARDS = box.NUMBER_CARD_COUNT
-ENERGY_DISKS = 9
 PRIVATE_DISKS = 3
 HELD = 2
 SECTIONS = 3
