@@ -13,6 +13,7 @@ from rich.table import Table
 
 import henge
 from henge.agents import agent_names, check_agent
+from henge.engine import game_problems
 
 
 def _console() -> Console:
@@ -45,6 +46,8 @@ def games() -> None:
         )
         table.add_row(game_id, info.name, players, ", ".join(map(str, info.variants)), info.version, info.summary)
     _console().print(table)
+    for problem in game_problems():  # an installed game package that cannot be used, by name
+        click.echo(f"not listed: {problem}", err=True)
 
 
 @main.command(name="play")

@@ -8,6 +8,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,14 @@ from pathlib import Path
 import pytest
 
 import henge
+from henge.engine import reload_games
+
+PLUGINS = Path(__file__).resolve().parent / "plugins"
+"""An example game in a package of its own (the henge-example-threecard distribution), installed for
+the test session only: importlib.metadata finds its dist-info on sys.path."""
+if str(PLUGINS) not in sys.path:
+    sys.path.insert(0, str(PLUGINS))
+reload_games()
 
 
 def game_configs() -> list[tuple[str, int, dict[str, object]]]:

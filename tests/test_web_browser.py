@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import PLUGINS
 
 import henge
 from henge.agents import heuristics
@@ -64,7 +65,10 @@ class Server:
         """Starts the server and waits until it answers."""
         command = [sys.executable, "-m", "henge.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         command += ["--db", self.db, "--bot-delay", "0"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # The example game of another package (tests/plugins) is installed for the served app too.
+        path = os.pathsep.join(p for p in (str(PLUGINS), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PYTHONPATH": path}
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         assert self.process.stdout is not None
         first = self.process.stdout.readline()
         self.output.append(first)
@@ -218,19 +222,24 @@ def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
     assert page.locator("#hands .seat-hand").count() == page.evaluate("Henge.data.table.players")
     assert page.locator("#result").is_visible()
     _shot(page, f"{game_id}-replay-end")
-    page.goto(f"{server.url}tables/{table_id}/replay#step=40")
-    page.wait_for_function("document.body.dataset.step === '40'")
-    _shot(page, f"{game_id}-replay-step-40")
+    middle = min(40, steps)  # a short game (the example game) may end before step 40
+    page.goto(f"{server.url}tables/{table_id}/replay#step={middle}")
+    page.wait_for_function(f"document.body.dataset.step === '{middle}'")
+    _shot(page, f"{game_id}-replay-step-{middle}")
     assert page.errors == []
     page.context.close()
 
 
-def _create_in_lobby(page: Any, server: Server, game_id: str, players: int, variant: str, seats: list[str]) -> None:
-    """Creates a table with the lobby's form, the creator at seat 0, and goes to it."""
+def _create_in_lobby(
+    page: Any, server: Server, game_id: str, players: int, variant: str | None, seats: list[str]
+) -> None:
+    """Creates a table with the lobby's form (variant None: a game without variants), the creator at
+    seat 0, and goes to it."""
     page.goto(server.url)
     page.select_option("#create-game", game_id)
     page.select_option("#create-players", str(players))
-    page.select_option("#create-variant", variant)
+    if variant is not None:
+        page.select_option("#create-variant", variant)
     for number, kind in enumerate(seats):
         page.select_option(f"#seat-{number}", kind)
     page.select_option("#create-sit", "0")
@@ -349,6 +358,33 @@ def test_a_game_without_its_own_drawing_is_playable_with_the_generic_one(browser
     _settled(page)
     _shot(page, "generic-drawing")
     _play(page, rng)
+    assert page.locator("#verdict").is_visible()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_game_from_another_package_is_offered_and_drawn_by_the_generic_drawing(browser, server):
+    """The example game of tests/plugins names no drawing: the lobby offers it, the table page loads
+    no script of its own, and the generic drawing shows its hand, its fields and its actions."""
+    page = _page(browser)
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    _create_in_lobby(page, server, "threecard", 2, None, ["person", "bot:random"])
+    page.click("#go-to-table")
+    assert _settled(page) == "act"
+    assert page.evaluate("Object.keys(Henge.games)") == ["generic"]
+    assert not [url for url in requested if "/games/" in url]
+    assert {"hand sizes", "draw pile", "discard pile", "phase"} <= set(page.locator("#info th").all_inner_texts())
+    assert len(_hand(page)) == 3
+    assert page.locator('[data-action="draw"]').count() == 1  # a button: "draw" names no card
+    assert page.locator('[data-action="knock"]').count() == 0  # nobody knocks in the first round
+    page.locator('[data-action="draw"]').click()
+    page.wait_for_function("document.body.dataset.status === 'act' && Henge.lastView.legal.length === 4")
+    assert page.locator("#hand .card.legal").count() == 4  # "discard 7d" lands on the card 7d
+    assert "hand_sizes: 3 3 → 4 3" in _log(page)  # the generic log: the fields that changed
+    _shot(page, "threecard-generic-drawing")
+    page.locator("#hand .card.legal").first.click()
+    _play(page, random.Random(9))
     assert page.locator("#verdict").is_visible()
     assert page.errors == []
     page.context.close()
