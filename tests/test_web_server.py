@@ -565,7 +565,9 @@ def test_a_table_whose_actions_do_not_replay_is_set_aside_without_quoting_them(t
     store.append_actions(table_id, 0, [(5, "draw 3d", -1)])  # no trilithon card first: not legal
     store.close()
     with running(db) as client:
-        assert client.get(f"/api/tables/{table_id}").status_code == 404
+        answer = client.get(f"/api/tables/{table_id}")
+        assert answer.status_code == 410 and answer.json()["code"] == "closed"
+        assert answer.json()["error"] == "this table is closed: a stored action is not legal in this henge"
     messages = [r.getMessage() for r in caplog.records if table_id in r.getMessage()]
     assert any("a stored action is not legal" in m for m in messages)
     assert not any("legal:" in m or "T-" in m for m in messages)
