@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -62,6 +63,32 @@ def _after_setup(states: list[State]) -> int:
     return len(states)
 
 
+Resampler = Callable[[State, int, random.Random], State]
+
+
+def _resample(state: State, seat: int, rng: random.Random) -> State:
+    return state.resample_from_infostate(seat, rng)
+
+
+def _checked_resamples(state: State, seat: int, rng: random.Random, resample: Resampler, count: int = 12) -> set[str]:
+    """Checks ``count`` resamples for ``seat`` (each replays to itself, the seat saw the same) and
+    returns the distinct worlds among them."""
+    game_id = state.game.info.id
+    record = state.information_state(seat)
+    digest = state.information_state_string(seat)
+    worlds = set()
+    for _ in range(count):
+        sample = resample(state, seat, rng)
+        again = _replayed(sample)
+        assert _key(again) == _key(sample), f"{game_id}: the resample's history does not reach it"
+        assert again.information_state(seat) == record, f"{game_id}: seat {seat} would have seen otherwise"
+        assert sample.information_state(seat) == record
+        assert sample.information_state_string(seat) == digest
+        assert sample.legal_actions() == state.legal_actions() or sample.current_player() != seat
+        worlds.add(_key(sample))
+    return worlds
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_G6_every_resample_replays_to_a_state_where_the_seat_saw_the_same(config):
     game_id, players, options = config
@@ -76,18 +103,7 @@ def test_G6_every_resample_replays_to_a_state_where_the_seat_saw_the_same(config
     for index in picks:
         state = states[index]
         for seat in range(players):
-            record = state.information_state(seat)
-            digest = state.information_state_string(seat)
-            worlds = set()
-            for _ in range(12):
-                sample = state.resample_from_infostate(seat, rng)
-                again = _replayed(sample)
-                assert _key(again) == _key(sample), f"{game_id}: the resample's history does not reach it"
-                assert again.information_state(seat) == record, f"{game_id}: seat {seat} would have seen otherwise"
-                assert sample.information_state(seat) == record
-                assert sample.information_state_string(seat) == digest
-                assert sample.legal_actions() == state.legal_actions() or sample.current_player() != seat
-                worlds.add(_key(sample))
+            worlds = _checked_resamples(state, seat, rng, _resample)
             if not hidden:
                 assert worlds == {_key(state)}, f"{game_id}: nothing is hidden, yet the resample differs"
             elif index >= start:
@@ -154,13 +170,49 @@ def test_G6_the_resampler_reaches_every_consistent_world_and_no_other(config):
         return
     assert positions, f"{game_id}: no early position with a few consistent worlds to check"
     for state, seat, worlds in positions:
-        seen: set[str] = set()
-        for _ in range(25 * len(worlds)):
-            key = _key(state.resample_from_infostate(seat, rng))
-            assert key in worlds, f"{game_id}: seat {seat} is given a world it knows is impossible"
-            seen.add(key)
-        missing = len(worlds) - len(seen)
-        assert not missing, f"{game_id}: {missing} of {len(worlds)} consistent worlds never resampled for seat {seat}"
+        _check_support(state, seat, worlds, rng, _resample)
+
+
+def _check_support(state: State, seat: int, worlds: dict[str, State], rng: random.Random, resample: Resampler) -> None:
+    game_id = state.game.info.id
+    seen: set[str] = set()
+    for _ in range(25 * len(worlds)):
+        key = _key(resample(state, seat, rng))
+        assert key in worlds, f"{game_id}: seat {seat} is given a world it knows is impossible"
+        seen.add(key)
+    missing = len(worlds) - len(seen)
+    assert not missing, f"{game_id}: {missing} of {len(worlds)} consistent worlds never resampled for seat {seat}"
+
+
+def test_the_resampling_checks_catch_a_planted_resampler():
+    """Both checks fail on a resampler that returns the real state, or deals a card the seat knows elsewhere."""
+    game = henge.load("stonerush", 3)
+    rng = random.Random(3)
+    states = _random_game(game, rng)
+    state = states[_after_setup(states) - 1]  # the first decision, right after the deal
+
+    def real(state: State, seat: int, rng: random.Random) -> State:
+        return state.clone()
+
+    def swapped(state: State, seat: int, rng: random.Random) -> State:
+        # The seat's first card (Stonerush deals n trilithon cards, then 4 cards a seat) trades
+        # places with the next seat's first card.
+        history = state.resample_from_infostate(seat, rng).history()
+        mine, theirs = 3 + 4 * seat, 3 + 4 * ((seat + 1) % 3)
+        history[mine], history[theirs] = history[theirs], history[mine]
+        again = state.game.new_initial_state()
+        for action in history:
+            again.apply_action(action)
+        return again
+
+    assert len(_checked_resamples(state, 0, rng, real)) == 1  # never varies: the first test's bar fails
+    assert len(_checked_resamples(state, 0, rng, _resample)) > 1
+    with pytest.raises(AssertionError, match="would have seen otherwise"):
+        _checked_resamples(state, 0, rng, swapped)
+    small, seat, worlds = _small_positions(game, rng)[0]
+    _check_support(small, seat, worlds, rng, _resample)
+    with pytest.raises(AssertionError, match="consistent worlds never resampled"):
+        _check_support(small, seat, worlds, rng, real)
 
 
 def _record_shape(record: Any) -> None:
