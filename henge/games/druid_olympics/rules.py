@@ -591,6 +591,12 @@ class DruidOlympicsState(State):
             history[index] = card  # the chance outcome "draw <card>" has the card's id
         return self._replay(history)
 
+    def __getstate__(self) -> Any:
+        # Pickled without the trail: its nested tuples would recurse past Python's limit in a long
+        # game, and _trail_nodes rebuilds it from the history when it is needed.
+        state: tuple[Any, dict[str, Any]] = super().__getstate__()  # type: ignore[assignment]
+        return state[0], {**state[1], "trail": None}
+
     def _trail_nodes(self) -> list[Trail] | None:
         """Returns the trail oldest first, or None if the state has no history that reaches it."""
         trail = self.trail
