@@ -226,7 +226,9 @@ class Event:
 
     __slots__ = ("_digests", "actor", "parent", "private", "public")
 
-    def __init__(self, parent: Event | None, actor: int, public: str | None, private: Mapping[int, str] | None) -> None:
+    def __init__(
+        self, parent: Event | Deferred | None, actor: int, public: str | None, private: Mapping[int, str] | None
+    ) -> None:
         self.parent = parent
         self.actor = actor
         self.public = public
@@ -239,7 +241,7 @@ class Event:
         node: Event | None = self
         while node is not None:
             entries.append((node.actor, node.public, node.private))
-            node = node.parent
+            node = made(node.parent)
         entries.reverse()
         return _chain, (entries,)
 
@@ -263,7 +265,7 @@ class Event:
                 base = cached
                 break
             pending.append(node)
-            node = node.parent
+            node = made(node.parent)
         count, value = base
         for node in reversed(pending):
             text = node.text_for(seat)
@@ -284,6 +286,30 @@ def _chain(entries: list[tuple[int, str | None, Mapping[int, str] | None]]) -> E
     return node
 
 
+class Deferred:
+    """A record made only when it is first read: a resampler that rewrites a long record hands
+    this over, so a search that never reads the sample's record never pays for it."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, make: Callable[[], Event | None]) -> None:
+        self._make: Callable[[], Event | None] | None = make
+        self._made: Event | None = None
+
+    def made(self) -> Event | None:
+        """Returns the record's newest entry, making the record the first time."""
+        make = self._make
+        if make is not None:
+            self._made = make()
+            self._make = None
+        return self._made
+
+
+def made(node: Event | Deferred | None) -> Event | None:
+    """Returns the record entry ``node`` stands for (making a deferred record first)."""
+    return node.made() if type(node) is Deferred else node  # type: ignore[return-value]
+
+
 class State:
     """A game position. Subclasses implement the underscored hooks; the public API lives here."""
 
@@ -293,7 +319,7 @@ class State:
         self.game = game
         self._history: list[int] = []
         self._legal: tuple[int, ...] | None = None
-        self._log: Event | None = None
+        self._log: Event | Deferred | None = None
 
     # -- hooks for games --------------------------------------------------------
 
@@ -471,12 +497,12 @@ class State:
         saw, oldest first (actor -1: chance). None gives a spectator's record (public events only)."""
         self._check_seat(player)
         events: list[list[Any]] = []
-        node = self._log
+        node = made(self._log)
         while node is not None:
             text = node.text_for(player)
             if text is not None:
                 events.append([node.actor, text])
-            node = node.parent
+            node = made(node.parent)
         events.reverse()
         return events
 
@@ -484,9 +510,10 @@ class State:
         """Returns a short string equal for two states exactly when their records for ``player`` are
         equal (a digest of :meth:`information_state`, cached along the shared record)."""
         self._check_seat(player)
-        if self._log is None:
+        head = made(self._log)
+        if head is None:
             return "0:"
-        count, value = self._log.digest(player)
+        count, value = head.digest(player)
         return f"{count}:{value}"
 
     def _check_seat(self, player: int | None) -> None:

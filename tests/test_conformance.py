@@ -22,9 +22,11 @@ GAMES_PER_CONFIG = 3
 
 def _is_deep(step: int) -> bool:
     """Picks the nodes for JSON round trips and resampling: every 7th of the first 200, then every
-    97th (a round trip replays the history, so checking every node of a long game would cost the
-    square of its length)."""
-    return step % 7 == 0 if step < 200 else step % 97 == 0
+    97th up to step 1500, then every 1009th (a round trip replays the history, so checking every
+    node of a long game would cost the square of its length)."""
+    if step < 200:
+        return step % 7 == 0
+    return step % 97 == 0 if step < 1500 else step % 1009 == 0
 
 
 def _walk(game: henge.Game, seed: int, visit) -> State:

@@ -24,7 +24,7 @@ import pytest
 from conftest import config_id, game_configs
 
 import henge
-from henge.engine import State
+from henge.engine import Deferred, Event, State, made
 
 CONFIGS = game_configs()
 
@@ -249,3 +249,27 @@ def test_G6_records_are_json_shared_by_clones_and_grow_by_appending(config):
         assert again.information_state_string(seat) == last.information_state_string(seat)
     with pytest.raises(ValueError, match="seats run"):
         last.information_state(players)
+
+
+def test_a_deferred_record_is_made_once_and_only_when_read():
+    """A resampler may hand over its rewritten record unmade: a search that never reads it never pays."""
+    game = henge.load("stonerush", 3)
+    state = _random_game(game, random.Random(11))[60]
+    calls = []
+
+    def make() -> Event | None:
+        calls.append(1)
+        return made(state._log)
+
+    copy = state.clone()
+    copy._log = Deferred(make)
+    child = copy.clone()
+    child.apply_action(child.legal_actions()[0])  # appends to the unmade record
+    assert calls == []
+    assert copy.information_state(1) == state.information_state(1)
+    assert copy.information_state_string(2) == state.information_state_string(2)
+    before = state.information_state(0)
+    assert child.information_state(0)[: len(before)] == before
+    assert len(child.information_state(None)) > len(state.information_state(None))
+    assert pickle.loads(pickle.dumps(child)).information_state(None) == child.information_state(None)
+    assert calls == [1]

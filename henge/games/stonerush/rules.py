@@ -24,12 +24,14 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from henge import box
 from henge.engine import (
     CHANCE,
     TERMINAL,
+    Deferred,
     Event,
     Game,
     GameInfo,
@@ -38,6 +40,7 @@ from henge.engine import (
     check,
     load_cards,
     load_int,
+    made,
 )
 
 _TRACK_END = {"standard": 30, "bluestones": 19}
@@ -501,7 +504,7 @@ class StonerushState(State):
         new.draw = sorted(pile)
         new._history = actions
         new._legal = None
-        new._log = _rewritten(plan.events, private)
+        new._log = Deferred(partial(_rewritten, plan.events, private))  # made only if it is read
         return new
 
     def _plan_for(self, player: int) -> _Plan:
@@ -536,12 +539,12 @@ class StonerushState(State):
             elif phase == DISCARD and action != DONE:
                 shown.setdefault(action - _DISCARD, []).append((step, seat))
             fills = scratch.fills
-            log = scratch._log
+            log = made(scratch._log)
             scratch._apply(action)
-            node = scratch._log
+            node = made(scratch._log)
             while node is not log and node is not None:
                 events += 1
-                node = node.parent
+                node = made(node.parent)
             if scratch.fills != fills:
                 piles.append(tuple(scratch.draw))
                 starts.append(step)
@@ -570,10 +573,10 @@ class StonerushState(State):
             plan.trilithons = []
         else:
             plan.colours = [k for k in range(5) if k != self.trilithon[player]]
-        node = scratch._log
+        node = made(scratch._log)
         while node is not None:
             plan.events.append(node)
-            node = node.parent
+            node = made(node.parent)
         plan.events.reverse()
         self._plan = (player, len(self._history), plan)
         return plan
