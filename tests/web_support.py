@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from henge.engine import State
 from henge.server.app import create_app
+from henge.server.limits import Limits
 from henge.server.tables import LiveTable
 
 CARD = re.compile(r"(?<![\w-])(?:[1-9]|[12]\d|30)[dn](?![\w-])|T-(?:white|blue|green|yellow|red)")
@@ -25,10 +26,14 @@ def database(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+MACHINE_PACE = Limits(actions_per_second=100_000, action_burst=100_000)
+"""The default limits, but for the rate of actions: the tests' seats act far faster than people do."""
+
+
 @contextmanager
-def running(db: str, *, bot_delay: float = 0.0) -> Iterator[TestClient]:
+def running(db: str, *, bot_delay: float = 0.0, limits: Limits = MACHINE_PACE) -> Iterator[TestClient]:
     """Yields a client of a started app (its lifespan runs: tables resume, bots move)."""
-    with TestClient(create_app(db, bot_delay=bot_delay)) as client:
+    with TestClient(create_app(db, bot_delay=bot_delay, limits=limits)) as client:
         yield client
 
 

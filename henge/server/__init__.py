@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 import sys
 
+from henge.server.limits import Limits
 from henge.server.store import safe_url
 
 DEFAULT_DB = "sqlite:///henge.db"
@@ -31,24 +32,40 @@ def address(host: str, port: int) -> str:
 
 
 def serve(
-    *, host: str = "127.0.0.1", port: int = 8000, db: str = DEFAULT_DB, bot_delay: float = 0.8, quiet: bool = False
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = DEFAULT_DB,
+    bot_delay: float = 0.8,
+    quiet: bool = False,
+    limits: Limits | None = None,
+    turn_limit: float = 120.0,
+    abandon_after: float = 86400.0,
 ) -> None:
-    """Serves the web app until interrupted; prints the address first (``port`` 0: any free port)."""
+    """Serves the web app until interrupted; prints the address first (``port`` 0: any free port).
+
+    ``limits``: what one client may send and how fast (default: :class:`Limits`'s); uvicorn closes a
+    WebSocket whose message is larger than ``limits.message_bytes`` before the app reads it.
+    ``turn_limit`` and ``abandon_after``: the timers of :func:`henge.server.app.create_app`.
+    """
+    limits = limits or Limits()
     import uvicorn
 
     from henge.server.app import create_app
 
     sock = _socket(host, port)
     try:
-        app = create_app(db, bot_delay=bot_delay)
+        app = create_app(db, bot_delay=bot_delay, limits=limits, turn_limit=turn_limit, abandon_after=abandon_after)
     except BaseException:
         sock.close()
         raise
     url = address(host, sock.getsockname()[1])
     print(f"henge is serving at {url} (database: {safe_url(db)}); Ctrl-C stops it", flush=True)
     sys.stdout.flush()
-    config = uvicorn.Config(app, log_level="warning" if quiet else "info", lifespan="on")
+    config = uvicorn.Config(
+        app, log_level="warning" if quiet else "info", lifespan="on", ws_max_size=limits.message_bytes
+    )
     uvicorn.Server(config).run(sockets=[sock])
 
 
-__all__ = ["DEFAULT_DB", "address", "serve"]
+__all__ = ["DEFAULT_DB", "Limits", "address", "serve"]

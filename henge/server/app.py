@@ -6,8 +6,10 @@ See ``docs/web.md`` for the message protocol and what is stored.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,29 +17,64 @@ from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, StrictBool, StrictInt
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from henge.agents import agent_names
 from henge.engine import CHANCE, State, list_games, plugin
 from henge.records import RECORD_FORMAT, RECORD_VERSION
 from henge.server import pages
+from henge.server.limits import (
+    EXCERPT,
+    Guard,
+    Limiters,
+    Limits,
+    Refused,
+    client_key,
+    client_of,
+    cut,
+    excerpt,
+    parse_json,
+)
 from henge.server.store import FINISHED, Store
-from henge.server.tables import BOT, PERSON, Connection, LiveTable, SeatSpec, TableError, Tables, games_info
+from henge.server.tables import (
+    ABANDON_AFTER,
+    BOT,
+    PERSON,
+    TURN_LIMIT,
+    Connection,
+    LiveTable,
+    SeatSpec,
+    TableError,
+    Tables,
+    games_info,
+)
 
 log = logging.getLogger("henge.server")
 
 _REPLAYS_KEPT = 4
+_CHECKPOINT = 64
+"""A replay keeps the state after every this many steps."""
 _HELLO_SECONDS = 30.0
 _SEND_SECONDS = 10.0
+
+
+_NAME = 64
+"""Characters of a game id, variant, seat kind or bot name at most (checked before they are looked up)."""
+_SEATS = 32
+"""Seats listed in a request at most, before the game's own player count is known."""
 
 
 class SeatIn(BaseModel):
     """A seat of a new table: ``person`` (open for a person) or ``bot`` with the bot's name."""
 
-    kind: str
-    bot: str | None = None
+    kind: str = Field(max_length=_NAME)
+    bot: str | None = Field(default=None, max_length=_NAME)
+    lobby: StrictBool = False
+    """Open to the lobby: anybody may take it. Left out, the seat is private to its join link."""
 
 
 class TableIn(BaseModel):
@@ -46,48 +83,138 @@ class TableIn(BaseModel):
     ``sit`` is the person seat the creator takes at once (None: none); left out, the first one.
     """
 
-    game: str
-    players: int | None = None
-    variant: str | None = None
-    seats: list[SeatIn] | None = None
-    bot: str | None = None
-    sit: int | None = 0
+    game: str = Field(max_length=_NAME)
+    players: StrictInt | None = None
+    variant: str | None = Field(default=None, max_length=_NAME)
+    seats: list[SeatIn] | None = Field(default=None, max_length=_SEATS)
+    bot: str | None = Field(default=None, max_length=_NAME)
+    sit: StrictInt | None = 0
+    turn_limit: float | None = Field(default=None, strict=True, allow_inf_nan=False)
+    """Seconds per turn of a person (0: none); left out, the server's at a lobby table, else none."""
+    on_leave: str | None = Field(default=None, max_length=_NAME)
+    """What becomes of a seat its person leaves: ``bot`` (the default) or ``open`` (to the lobby)."""
+
+
+class LobbyIn(BaseModel):
+    """The creator opens a seat to the lobby (``open``: true) or keeps it for its link (false)."""
+
+    open: StrictBool
+
+
+_TOKEN_CHARS = 256
+"""An ``Authorization`` token longer than this is not looked at."""
+
+
+def _bearer(request: Request) -> str | None:
+    """Returns the token of an ``Authorization: Bearer <token>`` header (None: none, or too long)."""
+    header = request.headers.get("authorization", "")
+    if len(header) > _TOKEN_CHARS + 16:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def _join_url(table_id: str, seat: int, token: str) -> str:
+    return f"/tables/{table_id}#seat={seat}&token={token}"
+
+
+class Replay:
+    """A finished game for stepping through: each step's text and actor, and every
+    ``_CHECKPOINT``-th state (a state in between is made again from the one before it)."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.actions = table.state.history()
+        self.steps: list[dict[str, Any]] = []
+        self._checkpoints: list[State] = []
+        state = table.game.new_initial_state()
+        for number, action in enumerate(self.actions):
+            if number % _CHECKPOINT == 0:
+                self._checkpoints.append(state.clone())
+            actor = state.current_player()
+            self.steps.append({"text": state.action_to_string(action), "actor": None if actor == CHANCE else actor})
+            state.apply_action(action)
+        if len(self.actions) % _CHECKPOINT == 0:
+            self._checkpoints.append(state)
+
+    def state(self, step: int) -> State:
+        """Returns the state after ``step`` steps (0 to ``len(self.steps)``), a fresh copy."""
+        first = step - step % _CHECKPOINT
+        state = self._checkpoints[step // _CHECKPOINT].clone()
+        for action in self.actions[first:step]:
+            state.apply_action(action)
+        return state
 
 
 class Replays:
-    """The states of a few finished tables, for stepping through them."""
+    """The replays of a few finished tables.
+
+    :meth:`get` replays a whole game: the routes call it in a worker thread, so the cache has a lock.
+    Only every ``_CHECKPOINT``-th state is kept: every state of a long game would take hundreds of MB.
+    """
 
     def __init__(self) -> None:
-        self._cache: OrderedDict[str, tuple[list[State], list[dict[str, Any]]]] = OrderedDict()
+        self._cache: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()
 
-    def get(self, table: LiveTable) -> tuple[list[State], list[dict[str, Any]]]:
-        """Returns every state of a finished table and each step's text and actor."""
-        cached = self._cache.get(table.id)
-        if cached is not None:
-            self._cache.move_to_end(table.id)
-            return cached
-        state = table.game.new_initial_state()
-        states = [state.clone()]
-        steps = []
-        for action in table.state.history():
-            actor = state.current_player()
-            steps.append({"text": state.action_to_string(action), "actor": None if actor == CHANCE else actor})
-            state.apply_action(action)
-            states.append(state.clone())
-        self._cache[table.id] = (states, steps)
-        while len(self._cache) > _REPLAYS_KEPT:
-            self._cache.popitem(last=False)
-        return states, steps
+    def get(self, table: LiveTable) -> Replay:
+        """Returns the replay of a finished table."""
+        with self._lock:
+            cached = self._cache.get(table.id)
+            if cached is not None:
+                self._cache.move_to_end(table.id)
+                return cached
+        replay = Replay(table)
+        with self._lock:
+            self._cache[table.id] = replay
+            while len(self._cache) > _REPLAYS_KEPT:
+                self._cache.popitem(last=False)
+        return replay
 
 
-def _error(message: str, *, code: str = "refused", status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message, "code": code}, status_code=status)
+def _error(
+    message: str, *, code: str = "refused", status: int = 400, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status, headers=headers)
 
 
-def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> FastAPI:
-    """Returns the app serving tables stored in ``db``; bots wait ``bot_delay`` seconds before moving."""
+async def _json_off_loop(data: Any) -> Response:
+    """Returns ``data`` as a JSON response, encoded in a worker thread (a long game's steps take a while)."""
+    body = await asyncio.to_thread(json.dumps, data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return Response(body, media_type="application/json")
+
+
+def _invalid(errors: Any) -> str:
+    """Returns what was wrong with a request's fields in a few words, quoting none of its values."""
+    parts = []
+    for item in list(errors)[:3]:
+        where = ".".join(cut(str(part), 30) for part in item.get("loc", ()) if part != "body")
+        what = "the body is not valid JSON" if item.get("type") == "json_invalid" else str(item.get("msg", "invalid"))
+        parts.append(f"{where}: {cut(what, 120)}" if where else cut(what, 120))
+    return "; ".join(parts) or "the request is not valid"
+
+
+def create_app(
+    db: str = "sqlite:///henge.db",
+    *,
+    bot_delay: float = 0.8,
+    limits: Limits | None = None,
+    turn_limit: float = TURN_LIMIT,
+    abandon_after: float = ABANDON_AFTER,
+) -> FastAPI:
+    """Returns the app serving tables stored in ``db``; bots wait ``bot_delay`` seconds before moving.
+
+    ``turn_limit``: the seconds a person has for a turn at a lobby table (a table with a seat open to
+    the lobby), after which a stand-in bot plays their seat until they are back. ``abandon_after``:
+    the seconds without a seated person and without an action after which a table is abandoned.
+
+    ``limits`` are the sizes and rates one client may use (default: :class:`Limits`'s). No schema is
+    served; ``app.openapi()`` builds it (the property tests fuzz the API from it).
+    """
+    limits = limits or Limits()
+    limiters = Limiters.of(limits)
     store = Store(db)
-    tables = Tables(store, bot_delay=bot_delay)
+    tables = Tables(store, bot_delay=bot_delay, turn_limit=turn_limit, abandon_after=abandon_after)
     replays = Replays()
 
     @asynccontextmanager
@@ -102,6 +229,8 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     app = FastAPI(title="henge", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.tables = tables
     app.state.store = store
+    app.state.limits = limits
+    app.add_middleware(Guard, limiters=limiters)
     static = resources.files("henge.server").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
@@ -117,6 +246,28 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
         return _error(str(error), code=error.code, status=error.status)
+
+    # Every other refusal in the same shape: FastAPI's and Starlette's own, and any failure.
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(_invalid(error.errors()), code="bad_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        headers = dict(error.headers or {})
+        if error.status_code == 404:
+            return _error("nothing is at this address", code="not_found", status=404, headers=headers)
+        if error.status_code == 405:
+            allowed = headers.get("Allow") or headers.get("allow") or "another method"
+            return _error(f"this address takes {allowed}", code="bad_method", status=405, headers=headers)
+        detail = error.detail if isinstance(error.detail, str) else "the request was refused"
+        return _error(cut(detail, 120), code="refused", status=error.status_code, headers=headers)
+
+    @app.exception_handler(Exception)
+    async def _failure(_request: Request, error: Exception) -> JSONResponse:
+        log.error("a request failed (%s)", type(error).__name__)  # no message: it could quote a secret
+        return _error("the server failed to answer this request", code="internal", status=500)
 
     async def _finished(table_id: str) -> LiveTable:
         table = await tables.open(table_id)
@@ -138,7 +289,8 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
         table = await tables.open(table_id)
         if table is None:
             error = await tables.missing(table_id)
-            text = f"There is no table {table_id}." if error.code == "no_table" else f"Table {table_id}: {error}."
+            shown = cut(table_id)
+            text = f"There is no table {shown}." if error.code == "no_table" else f"Table {shown}: {error}."
             return HTMLResponse(pages.not_found_page(text), status_code=error.status)
         return HTMLResponse(pages.table_page(table.public_info()))
 
@@ -147,7 +299,8 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
         table = await tables.open(table_id)
         if table is None:
             error = await tables.missing(table_id)
-            text = f"There is no table {table_id}." if error.code == "no_table" else f"Table {table_id}: {error}."
+            shown = cut(table_id)
+            text = f"There is no table {shown}." if error.code == "no_table" else f"Table {shown}: {error}."
             return HTMLResponse(pages.not_found_page(text), status_code=error.status)
         if table.status != FINISHED:
             return HTMLResponse(
@@ -174,29 +327,76 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     async def create_table(body: TableIn) -> dict[str, Any]:
         info = next((g for g in games_info() if g["id"] == body.game), None)
         if info is None:
-            raise TableError(f"unknown game {body.game!r}; games: {', '.join(g['id'] for g in games_info())}")
-        default = len(body.seats) if body.seats else max(info["min_players"], min(4, info["max_players"]))
-        players = body.players or default
+            raise TableError(f"unknown game {excerpt(body.game)}; games: {', '.join(g['id'] for g in games_info())}")
+        # Every count is checked against the game's before anything is built from it.
+        low, high = info["min_players"], info["max_players"]
+        if body.players is not None and not low <= body.players <= high:
+            raise TableError(f"{body.game} is for {low}-{high} players, not {excerpt(body.players)}")
+        if body.seats is not None:
+            if body.players is not None and len(body.seats) != body.players:
+                raise TableError(f"{body.players} players need {body.players} seats, not {len(body.seats)}")
+            if not low <= len(body.seats) <= high:
+                count = len(body.seats)
+                raise TableError(f"{body.game} is for {low}-{high} players: list {low} to {high} seats, not {count}")
+        default = len(body.seats) if body.seats is not None else max(low, min(4, high))
+        players = default if body.players is None else body.players
         if body.seats is None:
             bot = body.bot or agent_names()[0]
             seats = [SeatSpec(PERSON)] + [SeatSpec(BOT, bot) for _ in range(players - 1)]
         else:
-            seats = [SeatSpec(s.kind, s.bot if s.kind == BOT else None) for s in body.seats]
+            seats = [SeatSpec(s.kind, s.bot if s.kind == BOT else None, s.lobby) for s in body.seats]
         options = {} if body.variant is None or not info["has_variant"] else {"variant": body.variant}
         sit = body.sit
         if "sit" not in body.model_fields_set:
             sit = next((k for k, s in enumerate(seats) if s.kind == PERSON), None)
-        created = await tables.create(body.game, players, options, seats, sit=sit)
+        created = await tables.create(
+            body.game, players, options, seats, sit=sit, turn_limit=body.turn_limit, on_leave=body.on_leave
+        )
+        table_id = created.table_id
         links = [
-            {"seat": seat, "url": f"/tables/{created.table_id}#seat={seat}&token={token}"}
-            for seat, token in sorted(created.tokens.items())
+            {"seat": seat, "url": _join_url(table_id, seat, token)} for seat, token in sorted(created.tokens.items())
         ]
-        return {"id": created.table_id, "url": f"/tables/{created.table_id}", "sit": sit, "links": links}
+        return {
+            "id": table_id,
+            "url": f"/tables/{table_id}",
+            "sit": sit,
+            "links": links,
+            "creator_token": created.creator_token,
+            "creator_url": f"/tables/{table_id}#creator={created.creator_token}",
+        }
 
     @app.post("/api/tables/{table_id}/seats/{seat}/take")
     async def take_seat(table_id: str, seat: int) -> dict[str, Any]:
         token = await tables.take_seat(table_id, seat)
-        return {"seat": seat, "url": f"/tables/{table_id}#seat={seat}&token={token}"}
+        return {"seat": seat, "url": _join_url(table_id, seat, token)}
+
+    # -- the creator's and a seat's own changes (tokens in 'Authorization: Bearer <token>') --------
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/link")
+    async def new_link(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        table = await tables.creators(table_id, _bearer(request))
+        token = await table.new_link(seat)
+        return {"seat": seat, "url": _join_url(table_id, seat, token)}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/lobby")
+    async def seat_lobby(table_id: str, seat: int, body: LobbyIn, request: Request) -> dict[str, Any]:
+        table = await tables.creators(table_id, _bearer(request))
+        await table.set_lobby(seat, body.open)
+        return {"seat": seat, "lobby": body.open, "turn_limit": table.turn_limit}
+
+    @app.delete("/api/tables/{table_id}")
+    async def delete_table(table_id: str, request: Request) -> dict[str, Any]:
+        table = await tables.creators(table_id, _bearer(request))
+        await tables.delete(table)
+        return {"deleted": table_id}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/leave")
+    async def leave_seat(table_id: str, seat: int, request: Request) -> dict[str, Any]:
+        table = await tables.open(table_id)
+        if table is None:
+            raise await tables.missing(table_id)
+        now = await table.give_up(seat, _bearer(request))
+        return {"seat": seat, "now": now, "bot": table.seats[seat].bot}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
@@ -206,22 +406,23 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
         return table.public_info()
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay_steps(table_id: str) -> dict[str, Any]:
+    async def replay_steps(table_id: str) -> Response:
         table = await _finished(table_id)
-        _states, steps = replays.get(table)
-        return {"table": table.public_info(), "steps": steps}
+        replay = await asyncio.to_thread(replays.get, table)
+        return await _json_off_loop({"table": table.public_info(), "steps": replay.steps})
 
     @app.get("/api/tables/{table_id}/replay/{step}")
     async def replay_step(table_id: str, step: int) -> dict[str, Any]:
         table = await _finished(table_id)
-        states, steps = replays.get(table)
-        if not 0 <= step < len(states):
-            raise TableError(f"steps run 0 to {len(states) - 1}", status=404)
-        state = states[step]
+        replay = await asyncio.to_thread(replays.get, table)
+        steps = replay.steps
+        if not 0 <= step <= len(steps):
+            raise TableError(f"steps run 0 to {len(steps)}", status=404)
+        state = await asyncio.to_thread(replay.state, step)
         player = state.current_player()
         return {
             "step": step,
-            "steps": len(states) - 1,
+            "steps": len(steps),
             "done": steps[step - 1] if step else None,
             "spectator": state.observation(None),
             "seats": [state.observation(seat) for seat in range(table.game.num_players)],
@@ -231,12 +432,12 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
         }
 
     @app.get("/api/tables/{table_id}/record")
-    async def record(table_id: str) -> dict[str, Any]:
+    async def record(table_id: str) -> Response:
         """The game record of a finished table, for ``henge replay`` (its seed stays secret)."""
         table = await _finished(table_id)
-        _states, steps = replays.get(table)
+        steps = (await asyncio.to_thread(replays.get, table)).steps
         game = table.game
-        return {
+        data = {
             "format": RECORD_FORMAT,
             "format_version": RECORD_VERSION,
             "game": game.info.id,
@@ -249,6 +450,7 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
             "texts": [s["text"] for s in steps],
             "returns": table.state.returns(),
         }
+        return await _json_off_loop(data)
 
     # -- the live table ----------------------------------------------------------------------
 
@@ -261,32 +463,71 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
             async with send_lock:
                 await asyncio.wait_for(websocket.send_text(json.dumps(message)), _SEND_SECONDS)
 
+        async def close(code: int) -> None:
+            await websocket.close(code=code)
+
+        address, cookie = client_of(websocket.scope)
+        key = client_key(address, cookie)
+
+        async def refused(refusal: Refused, ref: Any = None) -> bool:
+            """Sends a refusal; returns True if the connection must close (a message too big)."""
+            code = "bad_message" if refusal.code == "bad_json" else refusal.code
+            await send({"type": "error", "code": code, "message": str(refusal), "ref": ref})
+            if refusal.code == "too_big":
+                await websocket.close(code=1009)
+                return True
+            return False
+
+        # Opening a connection counts as an action: it may load a finished table from the database.
+        wait = limiters.actions.take(key, address)
+        if wait:
+            await send({"type": "error", "code": "rate_limited", "message": str(limiters.actions_refusal(wait))})
+            await websocket.close(code=1008)
+            return
         table = await tables.open(table_id)
         if table is None:
             error = await tables.missing(table_id)
-            message = f"there is no table {table_id}" if error.code == "no_table" else str(error)
+            message = f"there is no table {cut(table_id)}" if error.code == "no_table" else str(error)
             await send({"type": "error", "code": error.code, "message": message})
             await websocket.close(code=4404 if error.code == "no_table" else 4410)
             return
         connection: Connection | None = None
         try:
-            hello = await asyncio.wait_for(_receive(websocket), _HELLO_SECONDS)
+            hello = await asyncio.wait_for(_receive(websocket, limits), _HELLO_SECONDS)
+            if isinstance(hello, Refused):
+                if not await refused(hello):
+                    await websocket.close(code=4400)
+                return
             if not isinstance(hello, dict) or hello.get("type") != "hello":
                 await send({"type": "error", "code": "no_hello", "message": "the first message is a hello"})
                 await websocket.close(code=4400)
                 return
             try:
-                connection = await table.join(send, hello.get("seat"), hello.get("token"))
+                connection = await table.join(send, hello.get("seat"), hello.get("token"), close=close)
             except TableError as error:
                 await send({"type": "error", "code": error.code, "message": f"{error}; you are watching"})
-                connection = await table.join(send)
+                connection = await table.join(send, close=close)
             while True:
-                message = await _receive(websocket)
+                message = await _receive(websocket, limits)
+                wait = limiters.actions.take(key, address)  # every message counts, refused ones too
+                if isinstance(message, Refused):
+                    if await refused(message):
+                        return
+                    continue
+                ref = message.get("ref") if isinstance(message, dict) else None
+                if not _ref_ok(ref):
+                    await send({"type": "error", "code": "bad_message", "message": _REF_RULE, "ref": None})
+                    continue
+                if wait:
+                    await refused(limiters.actions_refusal(wait), ref)
+                    continue
                 await _handle(table, connection, message, send)
         except (WebSocketDisconnect, TimeoutError):
             pass
         except Exception as error:  # never let a message or traceback quote the state
             log.error("table %s: a connection failed (%s)", table_id, type(error).__name__)
+            with contextlib.suppress(Exception):  # the client hears of it, rather than waiting on a dead socket
+                await websocket.close(code=1011)
         finally:
             if connection is not None:
                 await table.leave(connection)
@@ -294,18 +535,39 @@ def create_app(db: str = "sqlite:///henge.db", *, bot_delay: float = 0.8) -> Fas
     return app
 
 
-async def _receive(websocket: WebSocket) -> Any:
-    """Returns the next message as parsed JSON (None if it is not JSON); raises on disconnect."""
+_REF_RULE = f"a ref is null, a number or a text of at most {EXCERPT} characters"
+
+
+def _ref_ok(ref: Any) -> bool:
+    """Returns True if a message's ``ref`` may be echoed back: null, a short number or a short text."""
+    if ref is None or isinstance(ref, bool):
+        return True
+    if isinstance(ref, int):
+        return abs(ref) < 2**53
+    if isinstance(ref, float | str):
+        return len(str(ref)) <= EXCERPT
+    return False
+
+
+async def _receive(websocket: WebSocket, limits: Limits) -> Any:
+    """Returns the next message as parsed JSON, or the :class:`Refused` saying why it is not read
+    (too big, nested too deep, not JSON); raises on disconnect."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     text = message.get("text")
-    if text is None and message.get("bytes") is not None:
-        text = message["bytes"].decode("utf-8", "replace")
+    data = message.get("bytes")
+    size = len(data) if text is None and data is not None else len(text or "")
+    if text is not None and size <= limits.message_bytes:
+        size = len(text.encode("utf-8", "replace"))  # characters first: the count in bytes is never smaller
+    if size > limits.message_bytes:
+        return Refused(f"a message is {limits.message_bytes} bytes at most", code="too_big")
+    if text is None and data is not None:
+        text = data.decode("utf-8", "replace")
     try:
-        return json.loads(text or "")
-    except json.JSONDecodeError:
-        return None
+        return parse_json(text or "", depth=limits.json_depth)
+    except Refused as refusal:
+        return refusal
 
 
 async def _handle(table: LiveTable, connection: Connection, message: Any, send: Any) -> None:

@@ -6,6 +6,16 @@ observation of that seat. An action is checked, written to the database,
 and only then applied and acknowledged. Chance outcomes and bot moves are
 made here, from the table's secret seed, and stored the same way, so a
 restarted server replays the stored actions and stands exactly where it was.
+
+Seats are kept for their people: a seat made for an invitee opens only with
+its link's token, unless the table's creator opened it to the lobby. The
+creator holds a token of their own (stored, like seat tokens, only as a
+hash) to replace a seat's link, open a seat to the lobby or delete the
+table. A person's turn may have a time limit (always, at a table with a
+seat open to the lobby): when it runs out, a stand-in bot plays that seat,
+from that seat's observation only, until its person comes back (connects
+again with the seat's token). A table nobody sat at and nothing happened
+at for long enough is abandoned: it leaves the lobby and its bots stop.
 """
 
 from __future__ import annotations
@@ -15,21 +25,38 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import math
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from henge.agents import Agent, agent_names, make_agent, make_decision
+from henge.agents import Agent, agent_names, heuristics, make_agent, make_decision
 from henge.engine import CHANCE, Game, IllegalActionError, State, game_class, list_games, load
 from henge.records import sample_chance
+from henge.server.limits import excerpt
 from henge.server.narrate import Observation, narrator
-from henge.server.store import BROKEN, FINISHED, RUNNING, WAITING, SeatRecord, Store, TableRecord
+from henge.server.store import ABANDONED, BROKEN, FINISHED, RUNNING, WAITING, SeatRecord, Store, TableRecord
 
 log = logging.getLogger("henge.server")
 
 PERSON, BOT = "person", "bot"
+LEAVE_OPEN, LEAVE_BOT = "open", "bot"
+"""What becomes of a seat its person leaves, as the table's creator chose: open to the lobby, or a bot's."""
+DELETED = "deleted"
+"""The status of a table its creator deleted, in memory only (its rows are gone)."""
+TURN_LIMIT = 120.0
+"""Seconds a person has for a turn at a lobby table (a table with a seat open to the lobby), by default."""
+ABANDON_AFTER = 86400.0
+"""Seconds without a seated person and without an action after which a table is abandoned, by default."""
+MAX_TURN_LIMIT = 86400.0
+"""The longest turn limit a table may ask for (seconds)."""
+_TOKEN_CHARS = 256
+"""A token longer than this is refused before it is hashed."""
+_TABLE_ID_CHARS = 32
+"""Table ids are 10 hex digits; a longer one is not looked up."""
 _KEEP_FINISHED = 16
 """Finished tables kept in memory after their last viewer leaves."""
 _DRIVER_ATTEMPTS = 5
@@ -75,6 +102,8 @@ class Connection:
     seat: int | None
     log_sent: int = 0
     alive: bool = True
+    close: Callable[[int], Awaitable[None]] | None = None
+    """Closes the client's socket with a code (a deleted table closes every one)."""
 
 
 @dataclass
@@ -83,14 +112,30 @@ class SeatSpec:
 
     kind: str
     bot: str | None = None
+    lobby: bool = False
+    """Open to the lobby: anybody may take it (else only its join link opens it)."""
 
 
 @dataclass
 class Created:
-    """A new table: its id and the secret token of each person seat."""
+    """A new table: its id, the secret token of each person seat and the creator's token."""
 
     table_id: str
     tokens: dict[int, str] = field(default_factory=dict)
+    creator_token: str = ""
+
+
+def token_matches(token: Any, stored_hash: str | None) -> bool:
+    """Returns True if ``token`` is a string whose hash is ``stored_hash`` (compared in constant time)."""
+    if stored_hash is None or not isinstance(token, str) or not 0 < len(token) <= _TOKEN_CHARS:
+        return False
+    return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+def standin_bot(game_id: str) -> str:
+    """Returns the bot that plays a seat whose person ran out of time or left: the game's rule-based
+    player where it has one, else the random player."""
+    return "heuristic" if heuristics.has_heuristic(game_id) and "heuristic" in agent_names() else "random"
 
 
 class LiveTable:
@@ -115,6 +160,15 @@ class LiveTable:
         self.agents: dict[int, Agent] = {
             s.seat: make_agent(s.bot or "") for s in self.seats if s.kind == BOT and s.bot is not None
         }
+        self.creator_hash = record.creator_hash
+        self.turn_limit = record.turn_limit
+        self.on_leave = record.on_leave if record.on_leave in (LEAVE_OPEN, LEAVE_BOT) else LEAVE_BOT
+        self.standins: dict[int, Agent] = {}
+        """Bots playing person seats whose time ran out, until their people come back."""
+        self.last_active = time.monotonic()
+        """When somebody last acted, or sat down or got up (loading counts: downtime does not)."""
+        self._turn: tuple[int, asyncio.TimerHandle, float] | None = None  # (seat, timer, deadline)
+        self._tasks: set[asyncio.Task[None]] = set()
         self._observe()
         for action in record.actions:
             self.state.apply_action(action)
@@ -145,8 +199,18 @@ class LiveTable:
             "players": self.game.num_players,
             "options": dict(self.game.options),
             "status": self.status,
+            "turn_limit": self.turn_limit,
+            "on_leave": self.on_leave,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "online": s.seat in online}
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "claimed": s.claimed,
+                    "lobby": s.lobby,
+                    "online": s.seat in online,
+                    "standin": self.standins[s.seat].name if s.seat in self.standins else None,
+                }
                 for s in self.seats
             ],
         }
@@ -156,7 +220,7 @@ class LiveTable:
         seat = connection.seat
         state = self.state
         player = state.current_player()
-        mine = seat is not None and player == seat and self.status == RUNNING
+        mine = seat is not None and player == seat and self.status == RUNNING and seat not in self.standins
         legal = (
             [{"id": a, "text": t} for a, t in zip(state.legal_actions(), state.legal_action_texts(), strict=True)]
             if mine
@@ -176,6 +240,7 @@ class LiveTable:
             "log_start": connection.log_sent,
             "over": over,
             "returns": state.returns() if over else None,
+            "turn_ends_in": self.turn_ends_in(),
         }
         connection.log_sent = len(log_lines)
         return message
@@ -200,11 +265,11 @@ class LiveTable:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise TableError(f"this table has seats 0 to {len(self.seats) - 1}", code="bad_seat")
         record = self.seats[seat]
-        if record.kind != PERSON or record.token_hash is None:
+        if record.kind != PERSON:
             raise TableError(f"seat {seat} is played by a bot", code="bad_seat")
-        if not isinstance(token, str) or not hmac.compare_digest(token_hash(token), record.token_hash):
+        if not token_matches(token, record.token_hash):
             raise TableError(
-                f"this link does not open seat {seat}: its token is wrong or was replaced", code="bad_token"
+                f"this link does not open seat {seat}: its token is wrong or was replaced", code="bad_token", status=403
             )
         return seat
 
@@ -222,28 +287,251 @@ class LiveTable:
         if status is not None:
             self.status = status
             log.info("table %s: every seat is taken, the game starts", self.id)
+            self._arm()
         self.kick()
 
-    async def join(self, send: Send, seat: Any = None, token: Any = None) -> Connection:
+    async def join(
+        self, send: Send, seat: Any = None, token: Any = None, *, close: Callable[[int], Awaitable[None]] | None = None
+    ) -> Connection:
         """Adds a client (at the seat its token opens, or as a spectator) and sends it the whole view.
 
-        Raises TableError (code ``bad_token``/``bad_seat``) if the token does not open the seat.
+        A person who comes back to their seat takes it back from its stand-in bot, and picks up an
+        abandoned table again. Raises TableError (code ``bad_token``/``bad_seat``) if the token does
+        not open the seat.
         """
         async with self.lock:
+            if self.status == DELETED:
+                raise TableError("this table was deleted by its creator", code="deleted", status=404)
             if seat is not None:
                 seat = self.seat_for(seat, token)
                 await self.claim(seat)
-            connection = Connection(send=send, seat=seat)
+                if self.standins.pop(seat, None) is not None:
+                    log.info("table %s: seat %d is back; its stand-in bot stops", self.id, seat)
+                if self.status == ABANDONED:
+                    await self._revive()
+                self.last_active = time.monotonic()
+            connection = Connection(send=send, seat=seat, close=close)
             self.connections.append(connection)
+            self._arm()
             await self.broadcast()
         return connection
 
     async def leave(self, connection: Connection) -> None:
         """Removes a client; the others see its seat go offline."""
         connection.alive = False
+        if connection.seat is not None:
+            self.last_active = time.monotonic()
         self.connections = [c for c in self.connections if c.alive]
         await self.broadcast()
         self.manager.forget_if_idle(self)
+
+    def seated(self) -> bool:
+        """Returns True if a person is connected at a seat (spectators do not count)."""
+        return any(c.alive and c.seat is not None for c in self.connections)
+
+    async def _unseat(self, seat: int, message: dict[str, Any] | None) -> None:
+        """Turns the connections at a seat into spectators (telling them ``message`` first, if any)."""
+        for connection in self.connections:
+            if connection.alive and connection.seat == seat:
+                if message is not None:
+                    await self._send(connection, message)
+                connection.seat = None
+                connection.log_sent = 0  # the spectator's log is another one: sent whole
+
+    async def _revive(self) -> None:
+        """Picks an abandoned table up again (a person came back to a seat): its game and bots go on."""
+        started = self.state.move_number() > 0 or all(s.claimed or s.kind != PERSON for s in self.seats)
+        status = RUNNING if started else WAITING
+        await asyncio.to_thread(self.manager.store.set_status, self.id, status)
+        self.status = status
+        self.manager.revived(self)
+        log.info("table %s: a person came back; the abandoned table goes on", self.id)
+        self.kick()
+
+    # -- the creator's and the seat's own changes ----------------------------------------------------
+
+    def _person_seat(self, seat: int) -> SeatRecord:
+        if not 0 <= seat < len(self.seats):
+            raise TableError(f"this table has seats 0 to {len(self.seats) - 1}", code="bad_seat", status=404)
+        record = self.seats[seat]
+        if record.kind != PERSON:
+            raise TableError(f"seat {seat} is played by a bot", code="bad_seat", status=409)
+        return record
+
+    def _changeable(self) -> None:
+        if self.status == FINISHED:
+            raise TableError("the game is over: its seats no longer change", code="over", status=409)
+        if self.status == DELETED:
+            raise TableError("this table was deleted by its creator", code="deleted", status=404)
+
+    async def new_link(self, seat: int) -> str:
+        """Replaces a person seat's token (the old link is refused from now on); returns the new token.
+
+        Whoever holds the seat with the old token is moved to the spectators; the seat waits for the
+        new link (its stand-in, if it has one, plays on until then).
+        """
+        async with self.lock:
+            self._changeable()
+            record = self._person_seat(seat)
+            token = new_token()
+            digest = token_hash(token)
+            await asyncio.to_thread(
+                self.manager.store.update_seat, self.id, seat, {"token_hash": digest, "claimed": False}
+            )
+            record.token_hash, record.claimed = digest, False
+            notice = "the table's creator replaced this seat's link; you are watching"
+            await self._unseat(seat, {"type": "error", "code": "revoked", "message": notice})
+            log.info("table %s: the creator replaced the link of seat %d", self.id, seat)
+            self._arm()
+            await self.broadcast()
+        return token
+
+    async def set_lobby(self, seat: int, lobby: bool) -> None:
+        """Opens a person seat to the lobby (anybody may take it while it is free) or keeps it for its link.
+
+        A table with a seat open to the lobby always has a turn limit: the server's, if it had none.
+        """
+        async with self.lock:
+            self._changeable()
+            record = self._person_seat(seat)
+            table: dict[str, Any] = {}
+            if lobby and self.turn_limit is None:
+                table["turn_limit"] = self.manager.turn_limit
+            await asyncio.to_thread(self.manager.store.update_seat, self.id, seat, {"lobby": lobby}, table=table)
+            record.lobby = lobby
+            self.turn_limit = table.get("turn_limit", self.turn_limit)
+            self._arm()
+            await self.broadcast()
+
+    async def give_up(self, seat: Any, token: Any) -> str:
+        """The person at a seat leaves it for good: it opens to the lobby, or a bot takes it, as the
+        table's creator chose. Returns which (``open`` or ``bot``); raises TableError."""
+        async with self.lock:
+            self._changeable()
+            seat = self.seat_for(seat, token)
+            record = self.seats[seat]
+            table: dict[str, Any] = {}
+            if self.on_leave == LEAVE_BOT:
+                bot = standin_bot(self.game.info.id)
+                values: dict[str, Any] = {"kind": BOT, "bot": bot, "token_hash": None, "claimed": True, "lobby": False}
+                others = all(s.claimed or s.kind != PERSON for s in self.seats if s.seat != seat)
+                if self.status == WAITING and others:
+                    table["status"] = RUNNING
+            else:
+                values = {"token_hash": None, "claimed": False, "lobby": True}
+                if self.turn_limit is None:
+                    table["turn_limit"] = self.manager.turn_limit
+            await asyncio.to_thread(self.manager.store.update_seat, self.id, seat, values, table=table)
+            record.token_hash, record.claimed, record.lobby = None, values["claimed"], values["lobby"]
+            self.standins.pop(seat, None)
+            if self.on_leave == LEAVE_BOT:
+                record.kind, record.bot = BOT, values["bot"]
+                self.agents[seat] = make_agent(values["bot"])
+            self.status = table.get("status", self.status)
+            self.turn_limit = table.get("turn_limit", self.turn_limit)
+            await self._unseat(seat, None)
+            self.last_active = time.monotonic()
+            log.info("table %s: the person at seat %d left it (%s)", self.id, seat, self.on_leave)
+            self._arm()
+            await self.broadcast()
+        self.kick()
+        return self.on_leave
+
+    async def abandon(self) -> bool:
+        """Abandons the table if still nobody sits at it: out of the lobby, its dealer, bots and turn
+        timer stopped. Returns True if it did."""
+        async with self.lock:
+            if self.status not in (WAITING, RUNNING) or self.seated():
+                return False
+            await asyncio.to_thread(self.manager.store.set_status, self.id, ABANDONED)
+            self.status = ABANDONED
+            self._halt()
+            await self.broadcast()
+        log.info("table %s: abandoned, nobody sat at it or played", self.id)
+        self.manager.forget_if_idle(self)
+        return True
+
+    async def remove(self) -> None:
+        """Deletes the table (its creator asked): its rows go, every client is told and disconnected."""
+        async with self.lock:
+            if self.status == DELETED:
+                raise TableError("this table was deleted by its creator", code="deleted", status=404)
+            await asyncio.to_thread(self.manager.store.delete_table, self.id)
+            self.status = DELETED
+            self._halt()
+            message = {"type": "error", "code": "deleted", "message": "this table was deleted by its creator"}
+            for connection in list(self.connections):
+                if connection.alive:
+                    await self._send(connection, message)
+                    if connection.close is not None:
+                        with contextlib.suppress(Exception):
+                            await connection.close(4404)
+                connection.alive = False
+            self.connections = []
+        log.info("table %s: deleted by its creator", self.id)
+
+    def _halt(self) -> None:
+        """Stops the turn timer, the stand-ins, the dealer and the bots."""
+        self._disarm()
+        self.standins.clear()
+        if self.driver is not None and not self.driver.done() and self.driver is not asyncio.current_task():
+            self.driver.cancel()
+
+    # -- the turn timer -------------------------------------------------------------------------
+
+    def _timed_seat(self) -> int | None:
+        """Returns the person seat whose turn is timed now (None: no clock runs)."""
+        if self.turn_limit is None or self.status != RUNNING or self.state.is_terminal():
+            return None
+        player = self.state.current_player()
+        if player == CHANCE:  # the dealer's steps inside a turn do not restart its clock
+            return self._turn[0] if self._turn is not None else None
+        if player < 0 or self.seats[player].kind != PERSON or player in self.standins:
+            return None
+        return player
+
+    def _disarm(self) -> None:
+        if self._turn is not None:
+            self._turn[1].cancel()
+            self._turn = None
+
+    def _arm(self) -> None:
+        """Starts, keeps or stops the turn timer after any change: a turn keeps its clock until another
+        seat is to move."""
+        seat = self._timed_seat()
+        if self._turn is not None and self._turn[0] == seat:
+            return
+        self._disarm()
+        if seat is None or self.turn_limit is None:
+            return
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(self.turn_limit, self._expired, seat)
+        self._turn = (seat, handle, loop.time() + self.turn_limit)
+
+    def turn_ends_in(self) -> float | None:
+        """Returns the seconds left to the timed turn (None: no clock runs)."""
+        if self._turn is None:
+            return None
+        return round(max(0.0, self._turn[2] - asyncio.get_running_loop().time()), 2)
+
+    def _expired(self, seat: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._take_over(seat))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _take_over(self, seat: int) -> None:
+        """A person's time ran out: the stand-in bot plays their seat until they come back."""
+        async with self.lock:
+            if self._turn is not None and self._turn[0] == seat:
+                self._turn = None
+            if self._timed_seat() != seat or self.state.current_player() != seat:
+                self._arm()
+                return
+            bot = standin_bot(self.game.info.id)
+            self.standins[seat] = make_agent(bot)
+            log.info("table %s: seat %d ran out of time; a %s bot plays it until they are back", self.id, seat, bot)
+            await self.broadcast()
+        self.kick()
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -254,8 +542,17 @@ class LiveTable:
             raise TableError("spectators cannot act; open your seat's join link to play", code="not_seated")
         if state.is_terminal():
             raise TableError("the game is over", code="over")
+        if self.status == DELETED:
+            raise TableError("this table was deleted by its creator", code="deleted")
+        if self.status == ABANDONED:
+            raise TableError("this table was abandoned; reconnect with your seat's link to go on", code="abandoned")
         if self.status != RUNNING:
             raise TableError("the game has not started: some seats are still open", code="waiting")
+        if seat in self.standins:
+            raise TableError(
+                "your time ran out and a bot plays your seat; reconnect (reload the page) to take it back",
+                code="stood_in",
+            )
         player = state.current_player()
         if player == CHANCE:
             raise TableError("wait: the cards are being dealt or drawn", code="not_your_turn")
@@ -268,7 +565,8 @@ class LiveTable:
             try:
                 action = self.game.parse_action(raw)
             except IllegalActionError:
-                raise TableError(f"no action is written {raw.strip()!r}; legal now: {shown}", code="illegal") from None
+                written = excerpt(raw.strip())
+                raise TableError(f"no action is written {written}; legal now: {shown}", code="illegal") from None
         elif isinstance(raw, int) and not isinstance(raw, bool):
             action = raw
         else:
@@ -277,7 +575,7 @@ class LiveTable:
             try:
                 name = repr(self.game.action_text(action))
             except IllegalActionError:
-                name = repr(action)
+                name = excerpt(action)
             raise TableError(f"{name} is not legal for you now; legal now: {shown}", code="illegal")
         return action
 
@@ -302,9 +600,12 @@ class LiveTable:
         for action, _actor in actions:
             self.state.apply_action(action)
             changed |= self._observe()
+        self.last_active = time.monotonic()
         if over:
             self.status = FINISHED
+            self.standins.clear()
             log.info("table %s: the game is over", self.id)
+        self._arm()
         # Everybody hears of a new turn; otherwise only viewers who saw something change.
         await self.broadcast(None if (self.state.current_player(), self.status) != turn else changed)
 
@@ -355,6 +656,8 @@ class LiveTable:
         player = state.current_player()
         if player == CHANCE:
             async with self.lock:
+                if self.status != RUNNING:
+                    return False
                 probe = self.state.clone()
                 outcomes = []
                 while probe.is_chance_node():
@@ -363,7 +666,8 @@ class LiveTable:
                     probe.apply_action(action)
                 await self._commit(outcomes)
             return True
-        agent = self.agents.get(player)
+        # A seat's bot, or the stand-in of a person whose time ran out: the same interface, the same view.
+        agent = self.agents.get(player) or self.standins.get(player)
         if agent is None:
             return False
         await asyncio.sleep(self.manager.bot_delay)
@@ -371,8 +675,10 @@ class LiveTable:
         decision = make_decision(state, player, bot_rng(self.seed, player, step), samples=agent.needs_samples)
         action = await asyncio.to_thread(agent.choose, decision)
         async with self.lock:
-            if self.state.move_number() != step:
-                return True
+            if self.status != RUNNING:
+                return False
+            if self.state.move_number() != step or (self.agents.get(player) or self.standins.get(player)) is not agent:
+                return True  # somebody moved first, or the person came back
             if action not in self.state.legal_actions():
                 raise RuntimeError(f"bot {agent.name} chose an illegal action")
             await self._commit([(action, player)])
@@ -396,11 +702,25 @@ def closed_reason(record: TableRecord) -> str:
 class Tables:
     """Every table: creates them, resumes the unfinished ones at start, finds them for clients."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.8) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.8,
+        turn_limit: float = TURN_LIMIT,
+        abandon_after: float = ABANDON_AFTER,
+    ) -> None:
+        for name, value in (("turn_limit", turn_limit), ("abandon_after", abandon_after)):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} is a number of seconds above 0, not {value!r}")
         self.store = store
         self.bot_delay = bot_delay
+        self.turn_limit = turn_limit
+        """The turn limit of a lobby table (and of a table that asks for one without saying how long)."""
+        self.abandon_after = abandon_after
         self.live: dict[str, LiveTable] = {}
         self._finished_order: list[str] = []
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- start and stop ------------------------------------------------------------------
 
@@ -411,11 +731,32 @@ class Tables:
             table = await self._load(table_id)
             if table is not None:
                 table.kick()
+                table._arm()
         log.info("resumed %d unfinished tables", len(self.live))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Abandons, now and then, the tables where nobody sat and nothing happened for ``abandon_after``."""
+        every = min(60.0, max(0.01, self.abandon_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table in list(self.live.values()):
+                idle = now - table.last_active >= self.abandon_after
+                if idle and table.status in (WAITING, RUNNING) and not table.seated():
+                    try:
+                        await table.abandon()
+                    except Exception as error:  # the database: try again at the next sweep
+                        log.error("table %s could not be abandoned (%s)", table.id, type(error).__name__)
 
     async def stop(self) -> None:
-        """Stops every dealer and bot (the database already holds every accepted action)."""
+        """Stops every dealer, bot and timer (the database already holds every accepted action)."""
+        for table in self.live.values():
+            table._disarm()
         tasks = [t.driver for t in self.live.values() if t.driver is not None and not t.driver.done()]
+        tasks += [task for t in self.live.values() for task in t._tasks if not task.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -430,7 +771,9 @@ class Tables:
             game = load(record.game, record.players, **record.options)
             if game.info.version != record.game_version:
                 raise ValueError(f"stored with version {record.game_version}, this henge has {game.info.version}")
-            table = LiveTable(record, game, self)
+            # Replaying a long game takes a while: in a worker thread, so the server keeps answering
+            # (LiveTable's constructor touches no event loop).
+            table = await asyncio.to_thread(LiveTable, record, game, self)
         except ValueError as error:
             # An illegal stored action's message would list a seat's options: name only the problem.
             reason = "a stored action is not legal" if isinstance(error, IllegalActionError) else str(error)
@@ -438,14 +781,19 @@ class Tables:
             if record.status != BROKEN:
                 await asyncio.to_thread(self.store.set_status, table_id, BROKEN)
             return None
+        loaded = self.live.get(table_id)
+        if loaded is not None:  # another request loaded it meanwhile: one table, one state
+            return loaded
         self.live[table_id] = table
-        if table.status == FINISHED:
+        if table.status in (FINISHED, ABANDONED):
             self._finished_order.append(table_id)
         return table
 
     async def open(self, table_id: str) -> LiveTable | None:
         """Returns a table, loading a finished one from the database if needed."""
         table = self.live.get(table_id)
+        if table is None and len(table_id) > _TABLE_ID_CHARS:  # no such id: not worth asking the database
+            return None
         if table is None:
             table = await self._load(table_id)
         return table
@@ -453,14 +801,16 @@ class Tables:
     async def missing(self, table_id: str) -> TableError:
         """Returns the error for a table that cannot be opened: none by that id, or one set aside
         (stored by another version of the game's rules, or with an action this henge refuses)."""
-        record = await asyncio.to_thread(self.store.load, table_id)
+        if len(table_id) > _TABLE_ID_CHARS:
+            return TableError("no such table", code="no_table", status=404)
+        record = await asyncio.to_thread(self.store.load, table_id, with_actions=False)
         if record is None or record.status != BROKEN:
             return TableError("no such table", code="no_table", status=404)
         return TableError(closed_reason(record), code="closed", status=410)
 
     def forget_if_idle(self, table: LiveTable) -> None:
-        """Drops the oldest finished tables nobody watches (they are loaded again when asked for)."""
-        if table.status == FINISHED and table.id not in self._finished_order:
+        """Drops the oldest finished or abandoned tables nobody watches (loaded again when asked for)."""
+        if table.status in (FINISHED, ABANDONED) and table.id not in self._finished_order:
             self._finished_order.append(table.id)
         while len(self._finished_order) > _KEEP_FINISHED:
             for table_id in self._finished_order:
@@ -472,6 +822,38 @@ class Tables:
             else:
                 return
 
+    def revived(self, table: LiveTable) -> None:
+        """Keeps a table that is played again in memory."""
+        if table.id in self._finished_order:
+            self._finished_order.remove(table.id)
+        self.live[table.id] = table
+
+    async def creators(self, table_id: str, token: Any) -> LiveTable:
+        """Returns a table if ``token`` is its creator's; raises TableError (404, or 403 ``not_creator``)."""
+        table = await self.open(table_id)
+        if table is None:
+            raise await self.missing(table_id)
+        if table.creator_hash is None:
+            raise TableError(
+                "this table was made before tables had a creator's token: nobody can manage it",
+                code="not_creator",
+                status=403,
+            )
+        if not token_matches(token, table.creator_hash):
+            raise TableError(
+                "only the table's creator may do this: send the creator's token as 'Authorization: Bearer <token>'",
+                code="not_creator",
+                status=403,
+            )
+        return table
+
+    async def delete(self, table: LiveTable) -> None:
+        """Deletes a table (its creator asked): from the database, from memory, from every client."""
+        await table.remove()
+        self.live.pop(table.id, None)
+        if table.id in self._finished_order:
+            self._finished_order.remove(table.id)
+
     # -- creating -----------------------------------------------------------------------------
 
     async def create(
@@ -482,10 +864,28 @@ class Tables:
         seats: Sequence[SeatSpec],
         *,
         sit: int | None = None,
+        turn_limit: float | None = None,
+        on_leave: str | None = None,
     ) -> Created:
-        """Creates a table; ``sit`` is the person seat its creator takes at once."""
+        """Creates a table; ``sit`` is the person seat its creator takes at once.
+
+        ``turn_limit``: seconds per turn of a person, 0 for none, None for the default (the server's
+        at a table with a seat open to the lobby, which must have one; none elsewhere). ``on_leave``:
+        what becomes of a seat its person leaves, ``bot`` (the default) or ``open`` (to the lobby).
+        """
         if game_id not in list_games():
-            raise TableError(f"unknown game {game_id!r}; games: {', '.join(list_games())}")
+            raise TableError(f"unknown game {excerpt(game_id)}; games: {', '.join(list_games())}")
+        info = game_class(game_id).info
+        low, high = info.min_players, info.max_players
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise TableError(f"{game_id} is for {info.min_players}-{info.max_players} players, not {excerpt(players)}")
+        known = {option.name: option for option in info.options}
+        for name, value in options.items():  # checked here, so that no error quotes more than an excerpt
+            if name not in known:
+                raise TableError(f"{game_id} has no option {excerpt(name)}; options: {', '.join(known) or 'none'}")
+            if value not in known[name].values:
+                allowed = ", ".join(str(v) for v in known[name].values)
+                raise TableError(f"{game_id}: option {name} must be one of {allowed}, not {excerpt(value)}")
         try:
             game = load(game_id, players, **options)
         except ValueError as error:
@@ -495,17 +895,29 @@ class Tables:
         bots = agent_names()
         for number, spec in enumerate(seats):
             if spec.kind == BOT and spec.bot not in bots:
-                raise TableError(f"seat {number}: unknown bot {spec.bot!r}; bots: {', '.join(bots)}")
+                raise TableError(f"seat {number}: unknown bot {excerpt(spec.bot)}; bots: {', '.join(bots)}")
             if spec.kind not in (PERSON, BOT):
-                raise TableError(f"seat {number}: a seat is 'person' or 'bot', not {spec.kind!r}")
+                raise TableError(f"seat {number}: a seat is 'person' or 'bot', not {excerpt(spec.kind)}")
         if sit is not None and not (0 <= sit < len(seats) and seats[sit].kind == PERSON):
-            raise TableError(f"seat {sit} is not a seat for a person")
-        created = Created(table_id=secrets.token_hex(5))
+            raise TableError(f"seat {excerpt(sit)} is not a seat for a person")
+        for number, spec in enumerate(seats):
+            if spec.lobby and spec.kind != PERSON:
+                raise TableError(f"seat {number}: only a seat for a person can be open to the lobby")
+            if spec.lobby and number == sit:
+                raise TableError(f"seat {number} is the one you sit at: it cannot be open to the lobby too")
+        limit = self._turn_limit(turn_limit, lobby=any(spec.lobby for spec in seats))
+        leave = LEAVE_BOT if on_leave is None else on_leave
+        if leave not in (LEAVE_OPEN, LEAVE_BOT):
+            raise TableError(
+                f"on_leave is 'bot' (a bot takes the seat its person leaves) or 'open' (to the lobby), "
+                f"not {excerpt(leave)}"
+            )
+        created = Created(table_id=secrets.token_hex(5), creator_token=new_token())
         records = []
         for number, spec in enumerate(seats):
             if spec.kind == PERSON:
                 token = created.tokens[number] = new_token()
-                records.append(SeatRecord(number, PERSON, None, token_hash(token), number == sit))
+                records.append(SeatRecord(number, PERSON, None, token_hash(token), number == sit, spec.lobby))
             else:
                 records.append(SeatRecord(number, BOT, spec.bot, None, True))
         status = RUNNING if all(r.claimed for r in records) else WAITING
@@ -519,24 +931,54 @@ class Tables:
             seed=secrets.randbits(62),
             status=status,
             seats=records,
+            creator_hash=token_hash(created.creator_token),
+            turn_limit=limit,
+            on_leave=leave,
         )
         table = await self._load(created.table_id)
         if table is None:  # pragma: no cover - a table just written always loads
             raise TableError("the table could not be created", status=500)
         table.kick()
+        table._arm()
         log.info("table %s created: %s for %d", created.table_id, game_id, game.num_players)
         return created
 
+    def _turn_limit(self, asked: float | None, *, lobby: bool) -> float | None:
+        """Returns a new table's turn limit (None: none) from what its creator asked; raises TableError."""
+        if asked is None:
+            return self.turn_limit if lobby else None
+        if isinstance(asked, bool) or not isinstance(asked, int | float) or not math.isfinite(asked):
+            raise TableError(f"turn_limit is a number of seconds, 0 (none) to {MAX_TURN_LIMIT:g}")
+        if not 0 <= asked <= MAX_TURN_LIMIT:
+            raise TableError(f"turn_limit is a number of seconds, 0 (none) to {MAX_TURN_LIMIT:g}, not {asked:g}")
+        if asked == 0 and lobby:
+            raise TableError(
+                "a table with a seat open to the lobby has a turn limit: give turn_limit in seconds "
+                f"(up to {MAX_TURN_LIMIT:g}), or leave it out for the server's {self.turn_limit:g}"
+            )
+        return float(asked) if asked > 0 else None
+
     async def take_seat(self, table_id: str, seat: int) -> str:
-        """Gives an open person seat to whoever asks first: returns a new token for it."""
+        """Gives a free seat open to the lobby to whoever asks first: returns a new token for it.
+
+        A seat kept for an invitee is refused: only its link opens it.
+        """
         table = await self.open(table_id)
         if table is None:
             raise TableError("no such table", code="no_table", status=404)
         async with table.lock:
             if not 0 <= seat < len(table.seats) or table.seats[seat].kind != PERSON:
-                raise TableError(f"seat {seat} is not a seat for a person", status=409)
+                raise TableError(f"seat {excerpt(seat)} is not a seat for a person", status=409)
+            if table.status not in (WAITING, RUNNING):
+                raise TableError(f"this table is {table.status}: its seats cannot be taken", code="over", status=409)
             if table.seats[seat].claimed:
                 raise TableError(f"seat {seat} is already taken", code="taken", status=409)
+            if not table.seats[seat].lobby:
+                raise TableError(
+                    f"seat {seat} is kept for the person the table's creator invited: only their link opens it",
+                    code="private",
+                    status=403,
+                )
             token = new_token()
             await table.claim(seat, token_hash=token_hash(token))
         await table.broadcast()
