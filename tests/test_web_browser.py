@@ -54,8 +54,10 @@ pytestmark = pytest.mark.timeout(240)
 class Server:
     """`henge serve` in a subprocess on a loopback port, restartable on the same port and database."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, *, options: list[str] | None = None) -> None:
         self.db = db
+        self.options = list(options or [])
+        """More ``henge serve`` options (a later one wins over the defaults above)."""
         self.port = 0
         self.url = ""
         self.output: list[str] = []
@@ -64,7 +66,7 @@ class Server:
     def start(self) -> None:
         """Starts the server and waits until it answers."""
         command = [sys.executable, "-m", "henge.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", self.db, "--bot-delay", "0"]
+        command += ["--db", self.db, "--bot-delay", "0", *self.options]
         # The example game of another package (tests/plugins) is installed for the served app too.
         path = os.pathsep.join(p for p in (str(PLUGINS), os.environ.get("PYTHONPATH")) if p)
         env = {**os.environ, "PYTHONPATH": path}
@@ -185,7 +187,7 @@ def _play_against_bots(page: Any, server: Server, game_id: str) -> str:
     if heuristics.has_heuristic(game_id):
         page.select_option("#quick-bot", "heuristic")
     page.click("#play-bots")
-    page.wait_for_url(re.compile(r"/tables/\w+#seat=0&token="))
+    page.wait_for_url(re.compile(r"/tables/\w+$"))  # the seat's key is in the browser's storage, not the address
     return str(page.url.split("/tables/")[1].split("#")[0])
 
 
@@ -322,7 +324,7 @@ def test_a_server_restart_in_the_middle_of_a_game_resumes_it(browser, server):
     _create_in_lobby(page, server, "stonerush", 3, "bluestones", ["person", "bot:random", "bot:random"])
     page.click("#go-to-table")
     table_id = page.url.split("/tables/")[1].split("#")[0]
-    token = page.url.split("token=")[1]
+    token = json.loads(page.evaluate(f"localStorage.getItem('henge.seat.{table_id}')"))["token"]
     rng = random.Random(6)
     _play(page, rng, clicks=8)
     _settled(page)
@@ -388,3 +390,102 @@ def test_a_game_from_another_package_is_offered_and_drawn_by_the_generic_drawing
     assert page.locator("#verdict").is_visible()
     assert page.errors == []
     page.context.close()
+
+
+def _seat_of(page: Any) -> str:
+    return str(page.evaluate("document.body.dataset.seat"))
+
+
+def test_invitations_stay_private_and_the_creator_manages_the_table(browser, server):
+    """The create form keeps invited seats private unless opened to the lobby; join links leave the
+    address bar once read; only the creator's browser shows the creator's controls, which replace a
+    link (the old one is refused) and delete the table."""
+    host = _page(browser)
+    host.goto(server.url)
+    host.select_option("#create-game", "stonerush")
+    host.select_option("#create-players", "3")
+    for number in range(3):
+        host.select_option(f"#seat-{number}", "person")
+    host.select_option("#create-sit", "0")
+    assert host.locator("#lobby-0").is_hidden() and host.locator("#lobby-1").is_visible()  # not your own seat
+    host.check("#lobby-2")
+    host.click("#create-table")
+    host.wait_for_selector("#go-to-table")
+    links = host.locator("#created input.link").evaluate_all("inputs => inputs.map(i => i.value)")
+    invite = next(link for link in links if "#seat=1&token=" in link)
+    table_id = invite.split("/tables/")[1].split("#")[0]
+    # The lobby offers seat 2, open to it, and never seat 1, kept for the invitee.
+    stranger = _page(browser)
+    stranger.goto(server.url)
+    takes = stranger.locator(f'button.take[data-table="{table_id}"]')
+    offered = takes.evaluate_all("buttons => buttons.map(b => b.dataset.seat)")
+    assert offered == ["2"]
+    assert "invited" in stranger.locator(f'.table-row[data-table="{table_id}"]').inner_text()
+    # Join links leave the address bar as soon as the page has read them.
+    host.click("#go-to-table")
+    host.wait_for_function("document.body.dataset.seat === '0'")
+    assert host.url == f"{server.url}tables/{table_id}"
+    guest = _page(browser)
+    guest.goto(invite)
+    guest.wait_for_function("document.body.dataset.seat === '1'")
+    assert guest.url == f"{server.url}tables/{table_id}" and "token" not in guest.evaluate("location.href")
+    assert invite.split("token=")[1] in guest.evaluate(f"localStorage.getItem('henge.seat.{table_id}')")
+    # Only the creator's browser shows the creator's controls.
+    host.wait_for_selector("#creator-panel .creator-seat")
+    assert host.locator("#creator .creator-seat").count() == 3
+    stranger.goto(f"{server.url}tables/{table_id}")
+    stranger.wait_for_function("document.body.dataset.seat === 'spectator'")
+    assert guest.locator("#creator-panel").is_hidden() and stranger.locator("#creator-panel").is_hidden()
+    _shot(host, "creator-controls")
+    host.locator("aside.side").screenshot(path=str(ARTIFACTS / "creator-controls-panel.png"))
+    # A new link for seat 1: its holder now watches, the old link is refused, the new one opens it.
+    host.click('#creator button.new-link[data-seat="1"]')
+    guest.wait_for_function("document.body.dataset.seat === 'spectator'")
+    assert "replaced this seat's link" in guest.locator("#error").inner_text()
+    host.wait_for_selector('#invites input.link[value*="#seat=1&"]')
+    fresh = host.locator('#invites input.link[value*="#seat=1&"]').input_value()
+    assert fresh != invite
+    late = _page(browser)
+    late.goto(invite)
+    late.wait_for_function("document.body.dataset.seat === 'spectator'")
+    assert "token is wrong or was replaced" in late.locator("#error").inner_text()
+    late.goto(fresh)
+    late.reload()  # goto with another fragment only changes the fragment
+    late.wait_for_function("document.body.dataset.seat === '1'")
+    # Deleting asks once more, then everybody at the table is told.
+    host.click("#delete-table")
+    assert "Really delete" in host.locator("#delete-table").inner_text()
+    host.click("#delete-table")
+    for page in (host, late, stranger):
+        page.wait_for_function("document.body.dataset.status === 'gone'")
+        assert "deleted" in page.locator("#turn").inner_text()
+    assert host.evaluate(f"localStorage.getItem('henge.creator.{table_id}')") is None
+    for page in (host, guest, stranger, late):
+        assert page.errors == []
+        page.context.close()
+
+
+def test_a_stand_in_plays_for_a_person_whose_time_ran_out_until_they_take_the_seat_back(browser, tmp_path):
+    server = Server(f"sqlite:///{tmp_path / 'henge.db'}", options=["--bot-delay", "0.4"])
+    server.start()
+    try:
+        page = _page(browser)
+        page.goto(server.url)
+        seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        body = {"game": "stonerush", "seats": seats, "sit": 0, "turn_limit": 1.5}
+        created = page.request.post(f"{server.url}api/tables", data=body).json()
+        page.goto(server.url.rstrip("/") + created["links"][0]["url"])
+        assert _settled(page) == "act"
+        assert "you have" in page.locator("#clock").inner_text()
+        page.wait_for_selector("#standin:not([hidden])", timeout=10_000)
+        assert "a bot (heuristic) plays your seat" in page.locator("#standin").inner_text()
+        assert page.locator("[data-action]").count() == 0
+        _shot(page, "stand-in")
+        page.click("#take-back")
+        page.wait_for_selector("#standin", state="hidden")
+        assert _settled(page) == "act"
+        _play(page, random.Random(10), clicks=1)
+        assert page.errors == []
+        page.context.close()
+    finally:
+        server.stop()

@@ -99,9 +99,9 @@ def test_bad_tables_are_refused_with_a_reason(tmp_path, body, message):
 
 def test_open_seats_wait_then_the_game_starts_when_every_seat_is_taken(tmp_path):
     with running(database(tmp_path / "h.db")) as client:
-        created = create(
-            client, game="stonerush", seats=[{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
-        )
+        # Seat 1 is open to the lobby (an invited seat is not: tests/test_web_seats.py).
+        seats = [{"kind": "person"}, {"kind": "person", "lobby": True}, {"kind": "bot", "bot": "random"}]
+        created = create(client, game="stonerush", seats=seats)
         table_id = created["id"]
         assert live_table(client, table_id).status == "waiting"
         assert live_table(client, table_id).state.move_number() == 0  # nobody deals to an empty chair

@@ -72,9 +72,17 @@ def _seat_summary(seats: list[dict[str, Any]]) -> str:
     for seat in seats:
         if seat["kind"] == "bot":
             words.append(f"bot ({seat['bot']})")
+        elif seat["claimed"]:
+            words.append("person")
         else:
-            words.append("person" if seat["claimed"] else "open seat")
+            words.append("open seat" if seat.get("lobby") else "invited")
     return ", ".join(words)
+
+
+def _takeable(seat: dict[str, Any], status: str) -> bool:
+    """A free person seat its table's creator opened to the lobby (an invitee's seat is not)."""
+    free = seat["kind"] == "person" and not seat["claimed"]
+    return free and bool(seat.get("lobby")) and status in ("waiting", "running")
 
 
 def table_rows(summaries: list[dict[str, Any]], names: dict[str, str]) -> str:
@@ -94,7 +102,7 @@ def table_rows(summaries: list[dict[str, Any]], names: dict[str, str]) -> str:
             if status == "finished":
                 links.append(f'<a href="/tables/{table_id}/replay">replay</a>')
             for seat in table["seats"]:
-                if seat["kind"] == "person" and not seat["claimed"] and status == "waiting":
+                if _takeable(seat, status):
                     links.append(
                         f'<button class="take" data-table="{table_id}" data-seat="{seat["seat"]}">'
                         f"take seat {seat['seat']}</button>"
@@ -104,8 +112,9 @@ def table_rows(summaries: list[dict[str, Any]], names: dict[str, str]) -> str:
                 best = max(table["returns"])
                 winners = [str(k) for k, r in enumerate(table["returns"]) if r == best and best > 0]
                 result = f" · won by seat {', '.join(winners)}" if winners else ""
+            free = " ".join(str(s["seat"]) for s in table["seats"] if s["kind"] == "person" and not s["claimed"])
             items.append(
-                f'<li class="table-row" data-table="{table_id}" data-status="{status}">'
+                f'<li class="table-row" data-table="{table_id}" data-status="{status}" data-free="{free}">'
                 f'<span class="what">{what}</span> <span class="seats">{escape(_seat_summary(table["seats"]))}</span>'
                 f'<span class="outcome">{escape(result)}</span> <span class="links">{" ".join(links)}</span>'
                 f'<span class="your-links" data-table="{table_id}"></span></li>'
@@ -139,12 +148,17 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
     <label id="variant-label">variant <select name="variant" id="create-variant"></select></label>
     <div id="create-seats" class="seat-choices"></div>
     <label>you sit at <select name="sit" id="create-sit"></select></label>
+    <label>when a person leaves <select name="on_leave" id="create-leave">
+      <option value="bot">a bot takes the seat</option>
+      <option value="open">the seat opens to the lobby</option>
+    </select></label>
     <button type="submit" id="create-table">Create table</button>
   </form>
   <div id="created" class="created" hidden></div>
   <p class="error" id="lobby-error" hidden></p>
 </section>
 <div id="table-lists">{table_rows(summaries, names)}</div>
+<section id="your-tables" class="tables" hidden><h2>Your abandoned tables</h2><ul id="your-tables-list"></ul></section>
 </main>"""
     return _page(
         "the lobby",
@@ -158,10 +172,18 @@ def table_page(info: dict[str, Any]) -> str:
     """Returns a table's page: the board, the hand, the actions, the seats and the log."""
     game_id = info["game"]
     scripts = _scripts(game_id, "table.js")
+    abandoned = (
+        '<p class="notice" id="abandoned">This table was abandoned: nobody sat at it and nothing happened for too '
+        "long, so it left the lobby and its bots stopped. A person with a seat's link picks the game up again.</p>"
+        if info["status"] == "abandoned"
+        else ""
+    )
     body = f"""
 <main class="table-page" id="table">
 <section class="play-area">
-  <div class="status-line"><span id="you"></span> <span id="turn"></span></div>
+  {abandoned}
+  <div class="status-line"><span id="you"></span> <span id="turn"></span> <span id="clock"></span></div>
+  <p id="standin" class="notice" hidden></p>
   <div id="prompt" class="prompt"></div>
   <div class="board-wrap">{board_svg()}</div>
   <div class="hand-area"><h3 id="hand-title">your hand</h3><div id="hand" class="hand"></div></div>
@@ -170,7 +192,9 @@ def table_page(info: dict[str, Any]) -> str:
   <div id="result" class="result" hidden></div>
 </section>
 <aside class="side">
-  <section><h3>Seats</h3><ul id="seats" class="seat-list"></ul><div id="invites"></div></section>
+  <section><h3>Seats</h3><ul id="seats" class="seat-list"></ul><div id="invites"></div>
+    <div id="seat-actions"></div></section>
+  <section id="creator-panel" hidden><h3>Your table</h3><div id="creator"></div></section>
   <section><h3>The table</h3><div id="info" class="info"></div></section>
   <section><h3>Log</h3><ol id="log" class="log"></ol></section>
 </aside>

@@ -3,15 +3,20 @@
 Three tables hold everything a restart needs:
 
 * ``henge_tables``: one row per table (game, players, options, the secret
-  seed, status, the result once finished);
+  seed, status, the result once finished, the SHA-256 of the creator's
+  token, the turn limit and what becomes of a seat its person leaves);
 * ``henge_seats``: one row per seat (person or bot, the SHA-256 of the
-  seat's secret token, whether somebody has claimed it);
+  seat's secret token, whether somebody has claimed it, whether it is open
+  to the lobby);
 * ``henge_actions``: one row per applied action, chance outcomes included,
   keyed by (table, step). Replaying them from the initial state rebuilds the
   exact state, so nothing else about the position is stored.
 
 Every method is synchronous and commits before it returns; the server calls
 them from a worker thread and acknowledges an action only after the commit.
+
+Columns added since the first release are nullable, and :func:`add_missing_columns`
+adds them to an older database when the store opens it.
 """
 
 from __future__ import annotations
@@ -27,13 +32,16 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
     Text,
     create_engine,
+    delete,
     event,
     func,
+    inspect,
     select,
     update,
 )
@@ -43,6 +51,8 @@ from sqlalchemy.pool import StaticPool
 
 WAITING, RUNNING, FINISHED, BROKEN = "waiting", "running", "finished", "broken"
 """Table statuses: seats still open; being played; over; cannot be resumed by this henge."""
+ABANDONED = "abandoned"
+"""A table nobody played or watched from a seat for too long: out of the lobby, its bots stopped."""
 
 
 class Base(DeclarativeBase):
@@ -64,6 +74,10 @@ class TableRow(Base):
     returns: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Added later: nullable, so that an older database gains them (add_missing_columns).
+    creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    turn_limit: Mapped[float | None] = mapped_column(Float, nullable=True)
+    on_leave: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class SeatRow(Base):
@@ -77,6 +91,7 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    lobby: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # added later; None: private
 
 
 class ActionRow(Base):
@@ -101,6 +116,8 @@ class SeatRecord:
     bot: str | None
     token_hash: str | None
     claimed: bool
+    lobby: bool = False
+    """Open to the lobby: anybody may take it while it is unclaimed (else only its link opens it)."""
 
 
 @dataclass
@@ -119,6 +136,9 @@ class TableRecord:
     updated_at: datetime
     seats: list[SeatRecord]
     actions: list[int]
+    creator_hash: str | None = None
+    turn_limit: float | None = None
+    on_leave: str | None = None
 
 
 def now() -> datetime:
@@ -177,12 +197,36 @@ def make_engine(text: str) -> Engine:
     return engine
 
 
+def add_missing_columns(engine: Engine) -> list[str]:
+    """Adds to an older database the columns of henge's tables that it lacks; returns them (``table.column``).
+
+    Only nullable columns are ever added after a release, so the rows already stored stay valid
+    and read as the columns' defaults.
+    """
+    inspector = inspect(engine)
+    quote = engine.dialect.identifier_preparer.quote
+    added = []
+    with engine.begin() as connection:
+        for table in Base.metadata.sorted_tables:
+            present = {column["name"] for column in inspector.get_columns(table.name)}
+            for column in table.columns:
+                if column.name in present:
+                    continue
+                if not column.nullable or column.primary_key:  # pragma: no cover - a mistake in this file
+                    raise RuntimeError(f"{table.name}.{column.name} cannot be added to a stored table: not nullable")
+                kind = column.type.compile(dialect=engine.dialect)
+                connection.exec_driver_sql(f"ALTER TABLE {quote(table.name)} ADD COLUMN {quote(column.name)} {kind}")
+                added.append(f"{table.name}.{column.name}")
+    return added
+
+
 class Store:
     """The database of tables, seats and actions."""
 
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
         Base.metadata.create_all(self.engine)
+        self.added_columns = add_missing_columns(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -202,6 +246,9 @@ class Store:
         seed: int,
         status: str,
         seats: Sequence[SeatRecord],
+        creator_hash: str | None = None,
+        turn_limit: float | None = None,
+        on_leave: str | None = None,
     ) -> None:
         """Stores a new table with its seats."""
         stamp = now()
@@ -218,6 +265,9 @@ class Store:
                     returns=None,
                     created_at=stamp,
                     updated_at=stamp,
+                    creator_hash=creator_hash,
+                    turn_limit=turn_limit,
+                    on_leave=on_leave,
                 )
             )
             session.flush()
@@ -230,6 +280,7 @@ class Store:
                         bot=seat.bot,
                         token_hash=seat.token_hash,
                         claimed=seat.claimed,
+                        lobby=seat.lobby,
                     )
                 )
 
@@ -280,6 +331,34 @@ class Store:
         with self._session.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated_at=now()))
 
+    _SEAT_COLUMNS = frozenset({"kind", "bot", "token_hash", "claimed", "lobby"})
+    _TABLE_COLUMNS = frozenset({"status", "turn_limit"})
+
+    def update_seat(
+        self, table_id: str, seat: int, values: dict[str, Any], *, table: dict[str, Any] | None = None
+    ) -> None:
+        """Changes a seat's columns (kind, bot, token_hash, claimed, lobby) and, in the same transaction,
+        its table's (status, turn_limit)."""
+        table_values = dict(table or {})
+        unknown = (set(values) - self._SEAT_COLUMNS) | (set(table_values) - self._TABLE_COLUMNS)
+        if unknown:
+            raise ValueError(f"not a column a seat change may set: {', '.join(sorted(unknown))}")
+        with self._session.begin() as session:
+            if values:
+                session.execute(
+                    update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**values)
+                )
+            table_values["updated_at"] = now()
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(**table_values))
+
+    def delete_table(self, table_id: str) -> bool:
+        """Deletes a table with its seats and actions; returns False if there was none."""
+        with self._session.begin() as session:
+            session.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            session.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            deleted = session.execute(delete(TableRow).where(TableRow.id == table_id))
+            return bool(getattr(deleted, "rowcount", 0))
+
     # -- reading ------------------------------------------------------------------
 
     def table_ids(self, *, statuses: Sequence[str] | None = None) -> list[str]:
@@ -315,8 +394,11 @@ class Store:
                 returns=None if row.returns is None else list(row.returns),
                 created_at=row.created_at,
                 updated_at=row.updated_at,
-                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.claimed) for s in seats],
+                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.claimed, bool(s.lobby)) for s in seats],
                 actions=actions,
+                creator_hash=row.creator_hash,
+                turn_limit=row.turn_limit,
+                on_leave=row.on_leave,
             )
 
     def action_count(self, table_id: str) -> int:
@@ -326,9 +408,13 @@ class Store:
             return int(count or 0)
 
     def summaries(self, *, limit: int = 200) -> list[dict[str, Any]]:
-        """Returns the public facts of the newest tables (no seed, no tokens) for the lobby."""
+        """Returns the public facts of the newest tables (no seed, no tokens) for the lobby.
+
+        Abandoned tables are left out: only a direct link (and their creator's browser) finds them.
+        """
         with self._session() as session:
-            rows = list(session.scalars(select(TableRow).order_by(TableRow.created_at.desc()).limit(limit)))
+            query = select(TableRow).where(TableRow.status != ABANDONED)
+            rows = list(session.scalars(query.order_by(TableRow.created_at.desc()).limit(limit)))
             ids = [r.id for r in rows]
             seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
             if ids:
@@ -345,7 +431,8 @@ class Store:
                     "created_at": r.created_at.isoformat(),
                     "updated_at": r.updated_at.isoformat(),
                     "seats": [
-                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "claimed": s.claimed} for s in seats[r.id]
+                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "lobby": bool(s.lobby)}
+                        for s in seats[r.id]
                     ],
                 }
                 for r in rows

@@ -1,4 +1,4 @@
-// The lobby: play against bots in one click, create a table with chosen seats, join open seats.
+// The lobby: play against bots in one click, create a table with chosen seats, join seats open to the lobby.
 "use strict";
 
 (() => {
@@ -31,16 +31,21 @@
     const n = Number($("create-players").value);
     const area = $("create-seats");
     const old = [...area.querySelectorAll("select")].map((s) => s.value);
+    const wasOpen = [...area.querySelectorAll("input.lobby")].map((c) => c.checked);
     const choices = ["person", ...bots.map((b) => `bot:${b}`)];
-    const labels = ["open for a person", ...bots.map((b) => `bot: ${b}`)];
+    const labels = ["a person", ...bots.map((b) => `bot: ${b}`)];
     area.replaceChildren();
     for (let k = 0; k < n; k++) {
       const select = el("select", { name: `seat-${k}`, id: `seat-${k}` });
       fillSelect(select, choices, labels);
       select.value = old[k] || (k === 0 ? "person" : `bot:${bots[0]}`);
       select.addEventListener("change", updateSit);
-      area.append(el("label", {}, `seat ${k} `, select));
+      // A person's seat is kept for whoever gets its link, unless it is open to the lobby.
+      const open = el("input", { type: "checkbox", class: "lobby", id: `lobby-${k}`, checked: Boolean(wasOpen[k]) });
+      const openLabel = el("label", { class: "lobby-choice", title: "anybody in the lobby may take this seat" }, open, " open to the lobby");
+      area.append(el("span", { class: "seat-choice" }, el("label", {}, `seat ${k} `, select), openLabel));
     }
+    $("create-sit").onchange = updateLobbyChoices;
     updateSit();
   }
 
@@ -50,6 +55,18 @@
       .filter((k) => k !== null);
     fillSelect($("create-sit"), ["", ...people.map(String)], ["nowhere (invite only)", ...people.map((k) => `seat ${k}`)]);
     if (people.length && $("create-sit").value === "") $("create-sit").value = String(people[0]);
+    updateLobbyChoices();
+  }
+
+  // "Open to the lobby" is offered for the seats of other people (not bots, not your own).
+  function updateLobbyChoices() {
+    const sit = $("create-sit").value;
+    [...$("create-seats").querySelectorAll("select")].forEach((select, k) => {
+      const box = $(`lobby-${k}`);
+      const offered = select.value === "person" && String(k) !== sit;
+      box.closest("label").hidden = !offered;
+      if (!offered) box.checked = false;
+    });
   }
 
   async function post(url, body) {
@@ -68,10 +85,12 @@
     $("lobby-error").hidden = false;
   }
 
-  // The creator's browser keeps the join links of the seats it did not take.
+  // The creator's browser keeps the creator's token, its own seat's key and the join links of the
+  // seats it did not take. Its own table opens without a token in the address.
   function remember(created) {
     const others = created.links.filter((l) => l.seat !== created.sit);
     localStorage.setItem(`henge.links.${created.id}`, JSON.stringify(others));
+    localStorage.setItem(`henge.creator.${created.id}`, created.creator_token);
     const mine = created.links.find((l) => l.seat === created.sit);
     if (mine) localStorage.setItem(`henge.seat.${created.id}`, JSON.stringify(credsOf(mine.url)));
     return mine;
@@ -105,8 +124,8 @@
     event.preventDefault();
     try {
       const created = await post("/api/tables", { game: $("quick-game").value, bot: $("quick-bot").value, sit: 0 });
-      const mine = remember(created);
-      location.href = mine.url;
+      remember(created);
+      location.href = created.url;
     } catch (error) {
       showError(error);
     }
@@ -114,11 +133,11 @@
 
   $("create-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const seats = [...$("create-seats").querySelectorAll("select")].map((s) =>
-      s.value === "person" ? { kind: "person" } : { kind: "bot", bot: s.value.slice(4) },
+    const sit = $("create-sit").value === "" ? null : Number($("create-sit").value);
+    const seats = [...$("create-seats").querySelectorAll("select")].map((s, k) =>
+      s.value === "person" ? { kind: "person", lobby: $(`lobby-${k}`).checked && k !== sit } : { kind: "bot", bot: s.value.slice(4) },
     );
     const g = game($("create-game").value);
-    const sit = $("create-sit").value === "" ? null : Number($("create-sit").value);
     try {
       const created = await post("/api/tables", {
         game: g.id,
@@ -126,12 +145,13 @@
         variant: g.has_variant ? $("create-variant").value : null,
         seats,
         sit,
+        on_leave: $("create-leave").value,
       });
       const mine = remember(created);
       const others = created.links.filter((l) => l.seat !== created.sit);
       const area = $("created");
       area.replaceChildren(
-        el("p", {}, `Table ${created.id} is ready. `, mine ? el("a", { href: mine.url, id: "go-to-table" }, "Go to your seat") : el("a", { href: created.url }, "Watch it")),
+        el("p", {}, `Table ${created.id} is ready. `, el("a", { href: created.url, id: "go-to-table" }, mine ? "Go to your seat" : "Watch it")),
         others.length ? el("p", {}, "Send each person their own link (it is the key to that seat; keep it secret):") : "",
         ...linkRows(others),
       );
@@ -149,7 +169,7 @@
     try {
       const taken = await post(`/api/tables/${button.dataset.table}/seats/${button.dataset.seat}/take`);
       localStorage.setItem(`henge.seat.${button.dataset.table}`, JSON.stringify(credsOf(taken.url)));
-      location.href = taken.url;
+      location.href = `/tables/${button.dataset.table}`;
     } catch (error) {
       showError(error);
     }
@@ -164,12 +184,41 @@
         links = [];
       }
       const row = span.closest(".table-row");
-      if (!links.length || row.dataset.status !== "waiting") continue;
-      const open = links.filter((l) => row.querySelector(`button.take[data-seat="${l.seat}"]`));
+      const free = (row.dataset.free || "").split(" ").filter(Boolean).map(Number);
+      const open = links.filter((l) => free.includes(l.seat));
       // Seats this browser invited somebody to are not offered to itself.
-      for (const l of open) row.querySelector(`button.take[data-seat="${l.seat}"]`).remove();
+      for (const l of open) row.querySelector(`button.take[data-seat="${l.seat}"]`)?.remove();
       if (open.length) span.replaceChildren(el("span", {}, "your invitations:"), ...linkRows(open));
     }
+  }
+
+  // Tables this browser created that left the lobby: the abandoned ones are listed here, and only
+  // here (the server lists them nowhere); deleted ones are forgotten.
+  async function showYourTables() {
+    const listed = new Set([...document.querySelectorAll(".table-row")].map((r) => r.dataset.table));
+    const mine = Object.keys(localStorage)
+      .filter((k) => k.startsWith("henge.creator."))
+      .map((k) => k.slice("henge.creator.".length))
+      .filter((id) => /^[0-9a-f]{1,32}$/.test(id) && !listed.has(id))
+      .slice(0, 20);
+    const items = [];
+    for (const id of mine) {
+      try {
+        const response = await fetch(`/api/tables/${id}`);
+        if (response.status === 404) {
+          for (const key of ["creator", "seat", "links"]) localStorage.removeItem(`henge.${key}.${id}`);
+          continue;
+        }
+        const info = await response.json();
+        if (info.status === "abandoned") {
+          items.push(el("li", { class: "table-row", dataset: { table: id, status: "abandoned" } }, `${info.name}, ${info.players} players: abandoned `, el("a", { href: `/tables/${id}` }, "open it")));
+        }
+      } catch (_e) {
+        // the server is restarting: the next visit shows them
+      }
+    }
+    $("your-tables-list").replaceChildren(...items);
+    $("your-tables").hidden = items.length === 0;
   }
 
   // The lists refresh themselves while the lobby is open.
@@ -189,5 +238,6 @@
   $("create-players").addEventListener("change", updateSeats);
   updateForm();
   showYourLinks();
+  showYourTables();
   setInterval(refresh, 4000);
 })();

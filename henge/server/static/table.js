@@ -7,16 +7,18 @@
   const $ = (id) => document.getElementById(id);
   const seatKey = `henge.seat.${table.id}`;
   const linksKey = `henge.links.${table.id}`;
+  const creatorKey = `henge.creator.${table.id}`;
 
   // The seat and its secret token come from the join link's fragment (never sent in a URL to
-  // the server) and are kept in this browser so that reopening the page returns to the seat.
+  // the server) and are kept in this browser so that reopening the page returns to the seat; so
+  // does the creator's token (#creator=…). Once read, they leave the address bar (and its history).
   function credentials() {
     const params = new URLSearchParams(location.hash.slice(1));
+    if (params.has("creator")) localStorage.setItem(creatorKey, params.get("creator"));
     if (params.has("token") && params.has("seat")) {
-      const creds = { seat: Number(params.get("seat")), token: params.get("token") };
-      localStorage.setItem(seatKey, JSON.stringify(creds));
-      return creds;
+      localStorage.setItem(seatKey, JSON.stringify({ seat: Number(params.get("seat")), token: params.get("token") }));
     }
+    if (params.has("token") || params.has("creator")) history.replaceState(history.state, "", location.pathname + location.search);
     try {
       return JSON.parse(localStorage.getItem(seatKey)) || null;
     } catch (_e) {
@@ -25,6 +27,9 @@
   }
 
   let creds = credentials();
+  const creator = localStorage.getItem(creatorKey);
+  let gone = null; // why this table is no more (deleted): the page stops reconnecting
+  let deadline = null; // when the timed turn ends (performance.now() milliseconds)
   let socket = null;
   let logLength = 0;
   let nextRef = 1;
@@ -45,7 +50,14 @@
       socket.send(JSON.stringify(hello));
     };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
+      if (event.code === 4404 || event.code === 4410) gone = gone || "This table is no more.";
+      if (gone) {
+        setStatus("gone");
+        $("turn").textContent = gone;
+        $("turn").className = "connection";
+        return;
+      }
       setStatus("offline");
       $("turn").textContent = "connection lost: reconnecting…";
       $("turn").className = "connection";
@@ -73,9 +85,13 @@
     const box = $("error");
     box.textContent = message.message;
     box.hidden = false;
-    if (message.code === "bad_token" || message.code === "bad_seat") {
+    if (message.code === "bad_token" || message.code === "bad_seat" || message.code === "revoked") {
       localStorage.removeItem(seatKey);
       creds = null;
+    }
+    if (message.code === "deleted") {
+      gone = "This table was deleted by its creator.";
+      for (const key of [seatKey, linksKey, creatorKey]) localStorage.removeItem(key);
     }
     if (last) render(last);
   }
@@ -88,6 +104,7 @@
   }
 
   function render(view) {
+    if (gone) return; // the table is no more: its notice stays
     last = view;
     Henge.lastView = view; // this seat's own view, for the page's tests and for debugging
     const obs = view.observation;
@@ -102,6 +119,7 @@
     const turn = $("turn");
     turn.className = mine ? "mine" : "";
     if (view.over) turn.textContent = "The game is over.";
+    else if (info.status === "abandoned") turn.textContent = "This table was abandoned.";
     else if (info.status === "waiting") turn.textContent = "Waiting for every seat to be taken…";
     else if (view.chance) turn.textContent = "Dealing…";
     else if (mine) turn.textContent = "Your turn.";
@@ -146,23 +164,196 @@
     $("info").replaceChildren(drawing.info(obs, ctx));
     renderResult(view, ctx);
     renderInvites(info);
+    renderStandin(view);
+    renderSeatActions(view);
+    renderCreator(info);
+    deadline = view.turn_ends_in === null || view.turn_ends_in === undefined ? null : performance.now() + view.turn_ends_in * 1000;
+    tick();
+  }
+
+  // The clock of a timed turn (a lobby table's, or one its creator asked for).
+  function tick() {
+    const clock = $("clock");
+    if (deadline === null || !last || last.over) {
+      clock.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
+    const who = last.seat !== null && last.to_move === last.seat ? "you have" : `seat ${last.to_move} has`;
+    clock.textContent = `(${who} ${left} s)`;
+  }
+  setInterval(tick, 500);
+
+  // A bot plays this seat since its time ran out: connecting again hands the seat back.
+  function renderStandin(view) {
+    const box = $("standin");
+    const seat = view.seat === null ? null : view.table.seats[view.seat];
+    if (!seat || !seat.standin || view.over) {
+      box.hidden = true;
+      return;
+    }
+    box.replaceChildren(
+      `Your time ran out: a bot (${seat.standin}) plays your seat. `,
+      Henge.el("button", { type: "button", id: "take-back", onclick: () => socket && socket.close() }, "Take my seat back"),
+    );
+    box.hidden = false;
+  }
+
+  async function call(method, url, token, body) {
+    const response = await fetch(url, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  // A two-step button: the first click asks, the second does it.
+  function confirmed(id, label, question, action) {
+    const button = Henge.el("button", { type: "button", id }, label);
+    button.addEventListener("click", () => {
+      if (button.dataset.armed) return action();
+      button.dataset.armed = "1";
+      button.textContent = question;
+      button.classList.add("danger");
+    });
+    return button;
+  }
+
+  function panelError(error) {
+    const box = $("error");
+    box.textContent = String(error.message || error);
+    box.hidden = false;
+  }
+
+  // The person at a seat may give it up for good (it opens to the lobby, or a bot takes it).
+  function renderSeatActions(view) {
+    const area = $("seat-actions");
+    const seated = view.seat !== null && !view.over && creds !== null;
+    if (!seated) {
+      area.replaceChildren();
+      delete area.dataset.seat;
+      return;
+    }
+    if (area.dataset.seat === String(view.seat)) return; // drawn already (a first click may be waiting)
+    area.dataset.seat = String(view.seat);
+    const what = view.table.on_leave === "open" ? "it opens to the lobby" : "a bot takes it";
+    const leave = confirmed("leave-seat", "Leave this seat", `Leave for good (${what})?`, async () => {
+      try {
+        await call("POST", `/api/tables/${table.id}/seats/${creds.seat}/leave`, creds.token);
+        localStorage.removeItem(seatKey);
+        creds = null;
+        area.replaceChildren();
+        delete area.dataset.seat;
+        if (socket) socket.close(); // back as a spectator
+      } catch (error) {
+        panelError(error);
+      }
+    });
+    area.replaceChildren(leave);
+  }
+
+  // The table's creator (this browser holds the creator's token): new links, seats opened to the
+  // lobby, deleting the table. Nobody else sees these controls, and the server checks the token.
+  function renderCreator(info) {
+    const panel = $("creator-panel");
+    if (!creator || gone) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    const area = $("creator");
+    // Drawn again only when something it shows changed (a first click on "delete" may be waiting).
+    const sig = JSON.stringify([info.status, info.turn_limit, info.seats.map((s) => [s.kind, s.claimed, s.lobby])]);
+    if (area.dataset.busy || area.dataset.sig === sig) return;
+    area.dataset.sig = sig;
+    const rows = info.seats
+      .filter((s) => s.kind === "person")
+      .map((s) => {
+        const state = s.claimed ? "taken" : s.lobby ? "open to the lobby" : "waiting for its link";
+        const buttons = [];
+        if (info.status !== "finished") {
+          buttons.push(Henge.el("button", { type: "button", class: "new-link", dataset: { seat: s.seat }, onclick: () => newLink(s.seat) }, "new link"));
+          buttons.push(
+            Henge.el(
+              "button",
+              { type: "button", class: "lobby-toggle", dataset: { seat: s.seat }, onclick: () => setLobby(s.seat, !s.lobby) },
+              s.lobby ? "keep for its link" : "open to the lobby",
+            ),
+          );
+        }
+        return Henge.el("div", { class: "creator-seat", dataset: { seat: s.seat } }, `seat ${s.seat}: ${state} `, ...buttons);
+      });
+    const remove = confirmed("delete-table", "Delete this table", "Really delete it for everybody?", deleteTable);
+    const note = info.turn_limit ? `A person has ${info.turn_limit} s per turn; then a bot plays for them until they are back.` : "No turn limit.";
+    area.replaceChildren(...rows, Henge.el("p", { class: "note" }, note), remove);
+  }
+
+  async function withPanel(work) {
+    const area = $("creator");
+    area.dataset.busy = "1";
+    try {
+      await work();
+    } catch (error) {
+      panelError(error);
+    } finally {
+      delete area.dataset.busy;
+      delete area.dataset.sig;
+      if (gone) {
+        // Deleted: never draw the last view over the notice (the socket's close may come first).
+        setStatus("gone");
+        $("turn").textContent = gone;
+      } else if (last) {
+        render(last);
+      }
+    }
+  }
+
+  function newLink(seat) {
+    return withPanel(async () => {
+      const issued = await call("POST", `/api/tables/${table.id}/seats/${seat}/link`, creator);
+      let links = [];
+      try {
+        links = JSON.parse(localStorage.getItem(linksKey)) || [];
+      } catch (_e) {
+        links = [];
+      }
+      localStorage.setItem(linksKey, JSON.stringify([...links.filter((l) => l.seat !== seat), issued]));
+    });
+  }
+
+  function setLobby(seat, open) {
+    return withPanel(() => call("POST", `/api/tables/${table.id}/seats/${seat}/lobby`, creator, { open }));
+  }
+
+  function deleteTable() {
+    return withPanel(async () => {
+      await call("DELETE", `/api/tables/${table.id}`, creator);
+      gone = "This table was deleted by its creator.";
+      for (const key of [seatKey, linksKey, creatorKey]) localStorage.removeItem(key);
+    });
   }
 
   function botName(info, seat) {
     const s = info.seats[seat];
+    if (s && s.standin) return ` (a ${s.standin} bot stands in)`;
     return s && s.kind === "bot" ? ` (bot: ${s.bot})` : "";
   }
 
   function renderSeats(view, ctx) {
     const items = view.table.seats.map((s) => {
-      const who = s.seat === view.seat ? "you" : s.kind === "bot" ? `bot (${s.bot})` : s.claimed ? "person" : "open seat";
+      const person = s.claimed ? "person" : s.lobby ? "open seat" : "invited";
+      const who = s.seat === view.seat ? "you" : s.kind === "bot" ? `bot (${s.bot})` : person;
+      const standin = s.standin ? ` · a ${s.standin} bot stands in` : "";
       const presence =
         s.kind === "bot" ? null : Henge.el("span", { class: s.online ? "online" : "offline" }, s.online ? "● online" : "○ away");
       const classes = [s.seat === view.to_move && !view.over ? "to-move" : "", s.seat === view.seat ? "you" : ""].join(" ");
       return Henge.el(
         "li",
         { class: classes, dataset: { seat: s.seat } },
-        `seat ${s.seat}: ${who}`,
+        `seat ${s.seat}: ${who}${standin}`,
         presence,
         Henge.el("span", { class: "note" }, drawing.seatNote(view.observation, s.seat, ctx) || ""),
       );
