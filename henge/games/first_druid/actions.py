@@ -39,6 +39,7 @@ PASS = 241
 DISCARD = 242  # discard card c: 242 + c
 BID = 307  # bid card c face down: 307 + c
 SEAL = 372
+WITHDRAW = 373  # FD15 (version 1.1.0): ids after all of 1.0.0's, so old ids keep their meaning
 
 PLAYER_TEXTS: tuple[str, ...] = (
     tuple(f"pick {TEXT[c]}" for c in box.NUMBER_CARDS)
@@ -52,8 +53,9 @@ PLAYER_TEXTS: tuple[str, ...] = (
     + tuple(f"discard {t}" for t in TEXT)
     + tuple(f"bid {t}" for t in TEXT)
     + ("seal bid",)
+    + ("withdraw offer",)
 )
-assert len(PLAYER_TEXTS) == SEAL + 1
+assert len(PLAYER_TEXTS) == WITHDRAW + 1
 
 # --- chance outcomes -------------------------------------------------------------
 DRAW = 0  # draw card c from the deck: c

@@ -175,6 +175,8 @@
       }
       const known = obs.known_cards.map((k, seat) => (k.length ? el("div", {}, `${who(seat, ctx)}: `, cards(k)) : null)).filter(Boolean);
       if (known.length) row("cards you know in hands", ...known);
+      const either = (obs.either_or || []).map((e) => el("div", {}, cards([e.card]), ` with ${e.seats.map((seat) => who(seat, ctx)).join(" or ")}`));
+      if (either.length) row("cards in one of several hands", ...either);
       row("altar", obs.altar.length ? obs.altar.map((seat) => who(seat, ctx)).join(", ") : "bare", ` (complete at ${obs.players})`);
       row("stock", ...obs.colours.map((c, seat) => el("div", {}, chip(c), `${obs.disks_left[seat]} disks, ${obs.bars_left[seat]} bars`)));
       row("draw pile", `${obs.draw_pile} card${s(obs.draw_pile)}`);

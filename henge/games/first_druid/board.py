@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from henge import box
 from henge.games.first_druid.actions import NUMBER, WILD_BASE
-from henge.games.first_druid.knowledge import note_gone
+from henge.games.first_druid.knowledge import clear_empty, note_gone
 
 if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
@@ -76,8 +76,10 @@ def bid_value(state: FirstDruidState, seat: int, cards: list[int]) -> int:
     return value
 
 
-def reveal(state: FirstDruidState) -> str:
-    """FD9: the bids are shown; a single highest bid above 0 places a bar; all bid cards go."""
+def reveal(state: FirstDruidState) -> tuple[str, str]:
+    """FD9: the bids are shown; a single highest bid above 0 places a bar; all bid cards go.
+
+    Returns the record's text (every bid, in the order its cards were laid) and the log's."""
     values = [bid_value(state, s, state.bids[s]) for s in range(state.n)]
     best = max(values)
     winner = values.index(best) if best > 0 and values.count(best) == 1 else -1
@@ -86,12 +88,18 @@ def reveal(state: FirstDruidState) -> str:
         state.spirits[state.contest - 1] = winner
     bids = tuple(tuple(b) for b in state.bids)
     state.last_contest = (state.contest, bids, tuple(values), winner, placed)
+    shown = ", ".join(
+        f"seat {seat} {' '.join(box.CARD_TEXT[c] for c in bid) or 'nothing'} ({values[seat]})"
+        for seat, bid in enumerate(bids)
+    )
     for seat in range(state.n):
         for c in state.bids[seat]:
-            note_gone(state, seat, c)
+            note_gone(state, seat, c, clear=False)
         state.discard.extend(state.bids[seat])
         state.bids[seat] = []
+    for seat in range(state.n):
+        clear_empty(state, seat)
     outcome = f"seat {winner} wins the spirit" if placed else "no spirit is placed"
     space = state.contest
     state.contest = 0
-    return f"spirit contest for space {space}: {outcome}"
+    return f"the bids for space {space} are shown: {shown}; {outcome}", f"spirit contest for space {space}: {outcome}"

@@ -35,6 +35,7 @@ from henge.games.first_druid.actions import (
     SEND,
     TAKE_OVER,
     WILD_BASE,
+    WITHDRAW,
 )
 
 if TYPE_CHECKING:
@@ -200,15 +201,16 @@ def _convert_spirit_ok(state: FirstDruidState, p: int, bars: bool) -> bool:
 
 
 def turn_actions(state: FirstDruidState, p: int, hand: list[int]) -> list[int]:
-    """Returns the legal actions of a turn, sorted: picks and effects, offers, the end (FD2, FD3)."""
+    """Returns the legal actions of a turn, sorted: picks and effects, offers, the end (FD2, FD3, FD15)."""
     n = state.n
-    if state.offer_to >= 0:  # FD2: building an offer
+    if state.offer_to >= 0:  # FD2: building an offer; FD15: it may be withdrawn until it is sent
         legal = [GIVE + c for c in hand if c not in state.give]
         if len(state.ask) < len(state.hands[state.offer_to]):
             seen = set(hand) | set(state.discard) | set(state.ask) | {state.element}
             legal += [ASK + c for c in state.deck if c not in seen]
         if state.give and state.ask:
             legal.append(SEND)
+        legal.append(WITHDRAW)
         return sorted(legal)
     numbers = _table_numbers(state)
     day = state.neutral % 2 == 1

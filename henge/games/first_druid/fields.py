@@ -10,7 +10,8 @@ from henge.engine import check, load_int
 from henge.games.first_druid.actions import (
     ANSWER,
     BID_PHASE,
-    CHANCE_PHASES,
+    CONTEST,
+    DEAL,
     DISCARD_PHASE,
     DRAIN_PHASE,
     DRAW_PHASE,
@@ -20,12 +21,16 @@ from henge.games.first_druid.actions import (
     MAX_OFFERS,
     OVER,
     PHASE_NAMES,
+    REFRESH,
     SECTIONS,
+    SETUP,
     STAGE_NAMES,
     TEXT,
     TURN,
+    TURNS,
     WILD_BASE,
 )
+from henge.games.first_druid.knowledge import default_views, view_names
 
 if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
@@ -42,6 +47,7 @@ def _mask_texts(mask: int) -> list[str]:
 def dump(state: FirstDruidState) -> dict[str, Any]:
     """Returns every field of the state (secrets included)."""
     n = state.n
+    places = n + 1
     last = None
     if state.last_contest:
         space, bids, values, winner, placed = state.last_contest
@@ -71,6 +77,7 @@ def dump(state: FirstDruidState) -> dict[str, Any]:
         "altar": list(state.altar),
         "acted": state.acted,
         "offers": state.offers,
+        "withdrawn": state.withdrawn,
         "offer_to": state.offer_to,
         "give": _texts(state.give),
         "ask": _texts(state.ask),
@@ -81,8 +88,10 @@ def dump(state: FirstDruidState) -> dict[str, Any]:
         "contest": state.contest,
         "bidder": state.bidder,
         "last_contest": last,
-        "shown_cards": [_mask_texts(m) for m in state.pub],
-        "private_cards": [[_mask_texts(state.priv[o * n + h]) for h in range(n)] for o in range(n)],
+        "knowledge": {
+            name: [" ".join(_mask_texts(state.views[o * places + p])) for p in range(places)]
+            for o, name in enumerate(view_names(n))
+        },
         "log": [[text, taker, victim, TEXT[card] if card >= 0 else None] for text, taker, victim, card in state.log],
         "winners": list(state.winners),
         "reason": state.reason,
@@ -109,6 +118,10 @@ def _cards(value: Any, name: str, deck: tuple[int, ...]) -> list[int]:
     return cards
 
 
+def _names(phases: tuple[int, ...]) -> str:
+    return ", ".join(PHASE_NAMES[p] for p in phases)
+
+
 def _mask(value: Any, name: str, deck: tuple[int, ...]) -> int:
     mask = 0
     for c in _cards(value, name, deck):
@@ -117,7 +130,9 @@ def _mask(value: Any, name: str, deck: tuple[int, ...]) -> int:
 
 
 def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
-    """Sets every field from JSON, checking ranges, card conservation and the phase's needs."""
+    """Sets every field from JSON and checks the documented invariants (G7): every card in
+    exactly one place, pieces within their stocks, phases, stages, counters and the offer
+    fitting each other, and every view's knowledge true of the position."""
     n = state.n
     deck = state.deck
     check(fields["phase"] in PHASE_NAMES, f"phase must be one of {', '.join(PHASE_NAMES)}")
@@ -157,25 +172,29 @@ def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
     check(all(state.disks_left(s) >= 0 and state.bars_left(s) >= 0 for s in range(n)), "10 disks and 10 bars each")
     state.acted = _bool(fields["acted"], "acted")
     state.offers = load_int(fields["offers"], 0, MAX_OFFERS, "offers")
+    state.withdrawn = load_int(fields["withdrawn"], 0, MAX_OFFERS, "withdrawn")
     state.offer_to = load_int(fields["offer_to"], -1, n - 1, "offer_to")
     state.give = _cards(fields["give"], "give", deck)
     state.ask = _cards(fields["ask"], "ask", deck)
     state.drains = [load_int(s, 0, n - 1, "drain victim") for s in _list(fields["drains"], "drains")]
     state.draw_seat = load_int(fields["draw_seat"], 0, n - 1, "draw_seat")
-    state.draw_count = load_int(fields["draw_count"], 0, 1 + box.TRILITHON_SPACES, "draw_count")
+    state.draw_count = load_int(fields["draw_count"], 0, max(DEAL, 1 + box.TRILITHON_SPACES), "draw_count")
     state.refreshed = load_int(fields["refreshed"], 0, n, "refreshed")
     state.contest = load_int(fields["contest"], 0, box.RING_SPACES - 1, "contest")
     state.bidder = load_int(fields["bidder"], 0, n - 1, "bidder")
     _load_contest(state, fields["last_contest"])
-    shown = _list(fields["shown_cards"], "shown_cards", n)
-    state.pub = [_mask(m, "shown_cards", deck) for m in shown]
-    private = _list(fields["private_cards"], "private_cards", n)
-    state.priv = [_mask(m, "private_cards", deck) for row in private for m in _list(row, "private_cards", n)]
     _load_log(state, fields["log"])
     state.winners = tuple(load_int(w, 0, n - 1, "winner") for w in _list(fields["winners"], "winners"))
     state.reason = fields["reason"]
     check(isinstance(state.reason, str), "reason must be text")
-    _check_consistency(state)
+    _check_stage(state)
+    _check_turn(state)
+    _check_round(state)
+    knowledge = fields["knowledge"]
+    state.views = default_views(state) if knowledge is None else _load_views(state, knowledge)
+    _check_views(state)
+    state.trail = None
+    state.rooted = False
 
 
 def _load_contest(state: FirstDruidState, last: Any) -> None:
@@ -205,50 +224,204 @@ def _load_log(state: FirstDruidState, log: Any) -> None:
     state.log = tuple(entries)
 
 
-def _check_consistency(state: FirstDruidState) -> None:
+def _load_views(state: FirstDruidState, knowledge: Any) -> list[int]:
+    n = state.n
+    names = view_names(n)
+    check(
+        isinstance(knowledge, Mapping) and sorted(knowledge) == sorted(names),
+        f"knowledge must be null or an object with the views {', '.join(names)}",
+    )
+    views = []
+    for name in names:
+        places = _list(knowledge[name], f"knowledge of {name}", n + 1)
+        for text in places:
+            check(isinstance(text, str), f"knowledge of {name}: a place holds a text of cards")
+            views.append(_mask(text.split(), f"knowledge of {name}", state.deck))
+    return views
+
+
+def _check_stage(state: FirstDruidState) -> None:
+    """Stages and phases fit each other, and so does the set-up's deal."""
+    n = state.n
+    phase, stage = state.phase, state.stage
+    allowed = {
+        SETUP: (DRAW_PHASE,),
+        TURNS: (ELEMENT, TURN, ANSWER, DRAIN_PHASE, DRAW_PHASE, DISCARD_PHASE, OVER),
+        REFRESH: (DRAW_PHASE, DISCARD_PHASE),
+        CONTEST: (BID_PHASE,),
+    }[stage]
+    check(phase in allowed, f"in the {STAGE_NAMES[stage]} stage the phase is one of {_names(allowed)}")
+    if stage == SETUP:
+        dealt = [DEAL] * state.draw_seat + [DEAL - state.draw_count] + [0] * (n - state.draw_seat - 1)
+        check(
+            [len(h) for h in state.hands] == dealt and 1 <= state.draw_count <= DEAL,
+            "the deal gives five cards to each seat in turn",
+        )
+        check(
+            state.neutral == 0
+            and state.turn == 0
+            and state.first == 0
+            and not state.discard
+            and not state.clans
+            and not state.altar
+            and state.sections == 0
+            and all(p == 1 for p in state.pos)
+            and all(s < 0 for s in state.spirits + state.owners)
+            and state.element < 0
+            and not state.log
+            and not state.last_contest,
+            "nothing happens before the deal is over",
+        )
+    if phase == DRAW_PHASE:
+        check(bool(state.draw) and state.draw_count > 0, "a draw is owed and the draw pile has cards")
+        if stage != SETUP:
+            check(not state.behind(state.draw_seat), "a seat the neutral figure has passed draws nothing (FD5)")
+        if stage == TURNS:
+            check(state.ending and state.draw_seat == state.active(), "only the inactive turn draws during a turn")
+        if stage == REFRESH:
+            check(
+                state.draw_count == 1 and state.draw_seat == (state.first + state.refreshed) % n,
+                "the additional turn gives one card to each seat in turn",
+            )
+    else:
+        check(state.draw_count == 0, "cards are owed only while they are drawn")
+    if stage == REFRESH:
+        check(state.refreshed < n, "the additional turn's draws are under way")
+        check(state.contest == (state.neutral // 2 if state.neutral % 2 == 0 else 0), "a contest follows each day")
+    if stage == CONTEST:
+        check(state.contest > 0 and state.contest == state.neutral // 2, "the contest is for the day just ended (FD9)")
+    elif stage != REFRESH:
+        check(state.contest == 0 and state.bidder == 0, "a contest runs only after the additional turn")
+    check(not any(state.bids) or stage == CONTEST, "bids are made only in a spirit contest")
+    if phase == BID_PHASE:
+        check(state.player == (state.first + state.bidder) % n, "bids go in turn order")
+        later = [(state.first + k) % n for k in range(state.bidder + 1, n)]
+        check(all(not state.bids[s] for s in later), "seats after the bidder have not bid yet")
+    check((phase == OVER) == bool(state.winners), "winners are named exactly when the game is over")
+    if phase == OVER:
+        scores = state.scores()
+        best = [s for s in range(n) if scores[s] == max(scores)]
+        check(list(state.winners) == best and bool(state.reason), "the winners are the seats with the best score")
+    else:
+        check(max(state.pos) < box.RING_SPACES, "the game is over once a druid reaches 30 (FD7)")
+
+
+def _check_turn(state: FirstDruidState) -> None:
+    """The turn under way: who acts, the table, the offer (FD2, FD15), drains and discards."""
     n = state.n
     phase = state.phase
     active = state.active()
-    held = []
-    for h in range(n):
-        mask = 0
-        for c in state.hands[h] + state.bids[h]:
-            mask |= 1 << c
-        held.append(mask)
-    check(all(state.pub[h] & ~held[h] == 0 for h in range(n)), "shown cards must be held by that seat")
-    check(
-        all(
-            state.priv[o * n + h] & ~held[h] == 0 and (o != h or not state.priv[o * n + h])
-            for o in range(n)
-            for h in range(n)
-        ),
-        "privately known cards must be held by that seat",
-    )
     wild = WILD_BASE + state.colours[active]
     check(
         all(c < WILD_BASE or c == wild for c in state.table), "only number cards and the own trilithon card are played"
     )
     check((wild in state.table) == (state.table_wild > 0), "wild_number is named exactly when the wild card is played")
-    if phase not in (DISCARD_PHASE, DRAW_PHASE, DRAIN_PHASE):
-        check(all(len(h) <= HAND_LIMIT for h in state.hands), "a hand holds at most ten cards")
-    if state.offer_to >= 0:
-        check(state.offer_to != active and phase in (TURN, ANSWER), "an offer goes from the active seat to another")
-        check(all(c in state.hands[active] for c in state.give), "offered cards must be in the offering hand")
-        check(len(set(state.give)) == len(state.give) and len(set(state.ask)) == len(state.ask), "no card twice")
-    else:
-        check(not state.give and not state.ask, "give and ask belong to an offer")
-    check(any(state.bids) <= (state.contest > 0), "bids are made only in a spirit contest")
-    check((phase == OVER) == bool(state.winners), "winners are named exactly when the game is over")
+    check(not state.table or (phase == TURN and state.offer_to < 0), "cards are laid on the table only in a turn")
+    if phase in (TURN, ANSWER, DRAIN_PHASE):
+        check(state.turn < n and not state.ending, "a turn is under way")
     if phase == TURN:
-        check(state.player == active and state.turn < n, "the active seat plays a turn")
-    elif phase == ANSWER:
-        check(state.player == state.offer_to and bool(state.give) and bool(state.ask), "a sent offer is answered")
-    elif phase == DISCARD_PHASE:
-        check(len(state.hands[state.player]) > HAND_LIMIT, "only a seat above ten cards discards")
-    elif phase == BID_PHASE:
-        check(state.contest > 0 and state.player == (state.first + state.bidder) % n, "bids go in turn order")
+        check(state.player == active, "the active seat plays a turn")
+    holding = [len(h) for h in state.hands]
+    if phase == DRAW_PHASE:
+        check(all(holding[s] <= HAND_LIMIT for s in range(n) if s != state.draw_seat), "only the drawer is above ten")
     elif phase == DRAIN_PHASE:
-        check(bool(state.drains) and bool(state.hands[state.drains[0]]), "a drain takes from a non-empty hand")
-    elif phase in CHANCE_PHASES:
-        check(bool(state.draw), "a card is drawn or turned from a non-empty deck")
-        check(phase == ELEMENT or state.draw_count > 0, "a draw is owed")
+        check(all(holding[s] <= HAND_LIMIT for s in range(n) if s != active), "only the drainer is above ten")
+    elif phase == DISCARD_PHASE:
+        before = [(active + k) % n for k in range((state.player - active) % n)]
+        check(holding[state.player] > HAND_LIMIT, "only a seat above ten cards discards")
+        check(all(holding[s] <= HAND_LIMIT for s in before), "seats discard clockwise from the active seat")
+    else:
+        check(all(size <= HAND_LIMIT for size in holding), "a hand holds at most ten cards")
+    composing = state.offer_to >= 0
+    check(state.offers >= state.withdrawn + (1 if composing else 0), "every offer, withdrawn or not, is counted")
+    if state.offers:
+        check(
+            state.stage == TURNS and not state.ending and phase in (TURN, ANSWER, DRAIN_PHASE, DISCARD_PHASE),
+            "offers are counted only while the turn lasts",
+        )
+    if composing:
+        hand = state.hands[active]
+        check(state.offer_to != active and phase in (TURN, ANSWER), "an offer goes from the active seat to another")
+        check(bool(state.hands[state.offer_to]), "an offer goes to a seat holding cards")
+        check(all(c in hand for c in state.give), "offered cards must be in the offering hand")
+        check(
+            state.give == sorted(set(state.give)) and state.ask == sorted(set(state.ask)),
+            "an offer names each card once, in order",
+        )
+        check(
+            not any(c in hand or c in state.discard or c == state.element for c in state.ask),
+            "an offer asks only for cards its maker cannot see",
+        )
+        check(len(state.ask) <= len(state.hands[state.offer_to]), "an offer asks for at most the cards held")
+        if phase == ANSWER:
+            check(state.player == state.offer_to and bool(state.give) and bool(state.ask), "a sent offer is answered")
+    else:
+        check(not state.give and not state.ask and phase != ANSWER, "give and ask belong to an offer")
+    if state.drains:
+        check(phase == DRAIN_PHASE, "drains are taken at once")
+        order = [(active + k) % n for k in range(1, n)]
+        check(
+            all(v in order for v in state.drains)
+            and sorted(state.drains, key=order.index) == state.drains
+            and len(set(state.drains)) == len(state.drains),
+            "drains take from the other seats clockwise, once each (FD13)",
+        )
+        check(bool(state.hands[state.drains[0]]), "a drain takes from a non-empty hand")
+    else:
+        check(phase != DRAIN_PHASE, "a drain is owed")
+
+
+def _check_round(state: FirstDruidState) -> None:
+    """Time, the element card and the first player (FD8)."""
+    number = state.neutral // 2 + 1
+    day_seat = state.seat_of[box.colour_index(number)]
+    check(not state.turned or state.phase == ELEMENT, "cards are set aside only while the element is sought")
+    if state.phase == ELEMENT:
+        check(
+            state.neutral % 2 == 0 and day_seat < 0 and state.element < 0 and state.turn == 0,
+            "cards are turned only on a night whose colour no seat has (FD8)",
+        )
+        check(all(state.seat_of[box.CARD_COLOUR[c]] < 0 for c in state.turned), "a turned card matching a seat stays")
+        return
+    if state.element >= 0:
+        check(
+            state.stage != SETUP and day_seat < 0 and state.seat_of[box.CARD_COLOUR[state.element]] >= 0,
+            "the element card stays only for a number whose colour no seat has (FD8)",
+        )
+    if state.stage == TURNS:
+        expected = (
+            day_seat if day_seat >= 0 else state.seat_of[box.CARD_COLOUR[state.element]] if state.element >= 0 else -1
+        )
+        check(expected >= 0 and state.first == expected, "the first player is the day's colour or the element card's")
+
+
+def _check_views(state: FirstDruidState) -> None:
+    """Every view's knowledge is true of the position (each seat knows its own holding)."""
+    n = state.n
+    places = n + 1
+    where = [-1] * box.DECK_SIZE
+    for h in range(n):
+        for c in state.hands[h] + state.bids[h]:
+            where[c] = h
+    for c in state.draw:
+        where[c] = n
+    hidden = 0
+    for c in range(box.DECK_SIZE):
+        if where[c] >= 0:
+            hidden |= 1 << c
+    views = state.views
+    for o, name in enumerate(view_names(n)):
+        base = o * places
+        for p in range(places):
+            mask = views[base + p]
+            check(not mask & ~hidden, f"knowledge of {name}: a card seen face up is in no hidden place")
+            empty = not state.draw if p == n else not (state.hands[p] or state.bids[p])
+            check(not (empty and mask), f"knowledge of {name}: an empty place holds nothing")
+        for c in range(box.DECK_SIZE):
+            if where[c] >= 0:
+                check(bool(views[base + where[c]] >> c & 1), f"knowledge of {name}: {TEXT[c]} is where it may be")
+        if o < n:
+            own = 0
+            for c in state.hands[o] + state.bids[o]:
+                own |= 1 << c
+            check(views[base + o] == own, f"knowledge of {name}: a seat knows its own cards")

@@ -1,18 +1,28 @@
-"""Who knows which card in First Druid (G3, FD2, FD13): the observation and the resampler.
+"""Who knows which card in First Druid (G3, G6, FD2, FD13, FD15): views, observation, resampling.
 
-Besides its own hand, a seat may know cards in other hands:
+**Views.** Every seat remembers all it saw (G6). A *view* keeps, for one pair of eyes and
+for each place a hidden card can be in (a seat's holding, hand and face-down bid together;
+the draw pile), the bitmask of the cards that may be there. There is a view per seat
+(everything it saw), one for a spectator (public events only) and one per pair of seats
+(public events and the drains between the two: what each knows the other saw). A view
+changes only on events its eyes see:
 
-* publicly (``state.pub[h]``, a bitmask of card ids): a card shown in a trade
-  offer by its maker, and every card that changed hands in an accepted trade,
-  until it leaves that hand face up (played, discarded, bid and revealed,
-  traded on);
-* privately (``state.priv[o * n + h]``): a drained card is known to taker and
-  victim only (FD13), so the victim knows the taker holds it, and the taker
-  knows the victim still holds what was known there before. Everyone else
-  cannot tell which card went, so a drain makes them forget what they knew
-  of the victim's hand.
+* a card drawn: the drawer knows it; for everyone else, any card that may be in the pile
+  may now be in the drawer's holding;
+* a card drained (FD13): taker and victim know which; for everyone else, any card that may
+  be in the victim's holding may now be in the taker's (G6: a card known in the victim's
+  hand is then in the victim's or the taker's);
+* a card shown (given in an offer, traded, played, discarded, bid and revealed, turned):
+  everyone knows where it is; the cards an offer asks for are not in the offering hand;
+* a holding or pile that everyone sees empty holds nothing (so a card known in a victim's
+  one-card hand is certainly the taker's); a refilled pile holds the old discard pile.
 
-A hand and its face-down bid count as one place ("held") for this knowledge.
+**The trail.** Each applied action leaves an entry (what it was, with its cards), and so do
+a few automatic events (the pile refilled, the bids revealed, a turn begun). Clones share
+the trail, as they share the record.
+
+**Resampling** (see :func:`resample` and ``docs/games/first_druid.md``) rebuilds a legal
+history in which the seat saw exactly what it saw, and replays it.
 """
 
 from __future__ import annotations
@@ -21,57 +31,220 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from henge import box
+from henge.engine import IllegalActionError
 from henge.games.first_druid.actions import (
+    ACCEPT,
+    ASK,
+    BID,
     DISCARD_PHASE,
+    DRAIN,
+    GIVE,
     HAND_LIMIT,
+    MAX_OFFERS,
+    OFFER,
     OVER,
     PHASE_NAMES,
     ROUND_CAP,
+    SEND,
     STAGE_NAMES,
     TEXT,
+    TURN,
     TURNS,
     WILD_BASE,
+    WITHDRAW,
 )
 
 if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
 
+# --- views ---------------------------------------------------------------------------------
 
-def note_gone(state: FirstDruidState, seat: int, card: int) -> None:
-    """A card leaves ``seat``'s hand face up: nobody knows it there any more."""
-    mask = ~(1 << card)
+_LAYOUTS: dict[int, tuple[int, dict[tuple[int, int], int]]] = {}
+
+
+def _layout(n: int) -> tuple[int, dict[tuple[int, int], int]]:
+    """Returns the number of views (seats, the spectator, the pairs) and each pair's view."""
+    cached = _LAYOUTS.get(n)
+    if cached is None:
+        pairs: dict[tuple[int, int], int] = {}
+        k = n + 1
+        for x in range(n):
+            for y in range(x + 1, n):
+                pairs[(x, y)] = pairs[(y, x)] = k
+                k += 1
+        cached = _LAYOUTS[n] = (k, pairs)
+    return cached
+
+
+def view_count(n: int) -> int:
+    """Returns how many views a game of ``n`` seats keeps: n seats, a spectator, n(n-1)/2 pairs."""
+    return _layout(n)[0]
+
+
+def view_names(n: int) -> list[str]:
+    """Returns each view's name, in order: ``seat 0``.., ``spectator``, ``seats 0+1``.."""
+    names = [f"seat {x}" for x in range(n)] + ["spectator"]
+    names += [f"seats {x}+{y}" for x in range(n) for y in range(x + 1, n)]
+    return names
+
+
+def _mask(cards: list[int] | tuple[int, ...]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def initial_views(n: int, deck: tuple[int, ...]) -> list[int]:
+    """Returns the views before the deal: every card in the pile."""
+    places = n + 1
+    views = [0] * (view_count(n) * places)
+    pile = _mask(deck)
+    for o in range(view_count(n)):
+        views[o * places + n] = pile
+    return views
+
+
+def default_views(state: FirstDruidState) -> list[int]:
+    """Returns the views of a position given without its history: each seat knows its own
+    holding; every other hidden card may be in any non-empty holding or the pile."""
     n = state.n
-    state.pub[seat] &= mask
-    priv = state.priv
-    for o in range(seat, n * n, n):
-        priv[o] &= mask
+    places = n + 1
+    held = [_mask(state.hands[h] + state.bids[h]) for h in range(n)]
+    pile = _mask(state.draw)
+    hidden = pile
+    for m in held:
+        hidden |= m
+    views = [0] * (view_count(n) * places)
+    for o in range(view_count(n)):
+        own = held[o] if o < n else 0
+        others = hidden & ~own
+        base = o * places
+        for p in range(n):
+            if p == o:
+                views[base + p] = own
+            elif held[p]:
+                views[base + p] = others
+        if pile:
+            views[base + n] = others
+    return views
+
+
+def _remove(state: FirstDruidState, card: int) -> None:
+    keep = ~(1 << card)
+    state.views = [m & keep for m in state.views]
+
+
+def clear_empty(state: FirstDruidState, seat: int) -> None:
+    """A holding everyone sees empty holds nothing, in every view."""
+    if not state.hands[seat] and not state.bids[seat]:
+        views = state.views
+        for i in range(seat, len(views), state.n + 1):
+            views[i] = 0
+
+
+def _clear_pile(state: FirstDruidState) -> None:
+    if not state.draw:
+        views = state.views
+        for i in range(state.n, len(views), state.n + 1):
+            views[i] = 0
+
+
+def note_draw(state: FirstDruidState, seat: int, card: int) -> None:
+    """A card drawn from the pile: only the drawer sees which (G3)."""
+    n = state.n
+    places = n + 1
+    views = state.views
+    bit = 1 << card
+    base = seat * places
+    for p in range(places):
+        views[base + p] &= ~bit
+    views[base + seat] |= bit
+    for o in range(view_count(n)):
+        if o != seat:
+            views[o * places + seat] |= views[o * places + n]
+    _clear_pile(state)
+
+
+def note_turned(state: FirstDruidState, card: int) -> None:
+    """A card turned face up from the pile (FD8)."""
+    _remove(state, card)
+    _clear_pile(state)
+
+
+def note_drain(state: FirstDruidState, taker: int, victim: int, card: int) -> None:
+    """FD13, G6: taker and victim see the card; everyone else sees only that one moved."""
+    n = state.n
+    places = n + 1
+    views = state.views
+    seeing = {taker, victim, _layout(n)[1][(taker, victim)]}
+    bit = 1 << card
+    for o in range(view_count(n)):
+        base = o * places
+        if o in seeing:
+            for p in range(places):
+                views[base + p] &= ~bit
+            views[base + taker] |= bit
+        else:
+            views[base + taker] |= views[base + victim]
+    clear_empty(state, victim)
+
+
+def note_gone(state: FirstDruidState, seat: int, card: int, *, clear: bool = True) -> None:
+    """A card leaves ``seat``'s holding face up (played, discarded, a bid revealed)."""
+    _remove(state, card)
+    if clear:
+        clear_empty(state, seat)
+
+
+def _note_shown(state: FirstDruidState, card: int, seat: int) -> None:
+    """Everyone sees ``card`` in ``seat``'s holding."""
+    _remove(state, card)
+    views = state.views
+    for i in range(seat, len(views), state.n + 1):
+        views[i] |= 1 << card
+
+
+def note_offer(state: FirstDruidState, a: int, give: list[int], ask: list[int]) -> None:
+    """FD2, FD15: a sent offer shows its given cards in the offering hand and tells that the
+    cards it asks for are not there (an offer never asks for the offerer's own cards)."""
+    for c in give:
+        _note_shown(state, c, a)
+    keep = ~_mask(ask)
+    views = state.views
+    for i in range(a, len(views), state.n + 1):
+        views[i] &= keep
 
 
 def note_trade(state: FirstDruidState, a: int, b: int, give: list[int], ask: list[int]) -> None:
     """FD2: an accepted trade is public; everyone knows where the cards went."""
-    given = asked = 0
     for c in give:
-        note_gone(state, a, c)
-        given |= 1 << c
+        _note_shown(state, c, b)
     for c in ask:
-        note_gone(state, b, c)
-        asked |= 1 << c
-    state.pub[b] |= given
-    state.pub[a] |= asked
+        _note_shown(state, c, a)
 
 
-def note_drain(state: FirstDruidState, taker: int, victim: int, card: int) -> None:
-    """FD13: the drained card is known to taker and victim only."""
-    n = state.n
-    pub = state.pub
-    priv = state.priv
-    known = pub[victim] | priv[taker * n + victim]
-    pub[victim] = 0
-    for o in range(n):
-        if o != taker and o != victim:
-            priv[o * n + victim] = 0
-    priv[taker * n + victim] = known & ~(1 << card)
-    priv[victim * n + taker] |= 1 << card
+def note_refill(state: FirstDruidState) -> None:
+    """The discard pile became the draw pile: everyone knows what is in it."""
+    pile = _mask(state.draw)
+    views = state.views
+    for i in range(state.n, len(views), state.n + 1):
+        views[i] = pile
+
+
+def _only(views: list[int], base: int, places: int, place: int) -> int:
+    """Returns the cards the view places in ``place`` and nowhere else."""
+    mask = views[base + place]
+    if not mask:
+        return 0
+    others = 0
+    for q in range(places):
+        if q != place:
+            others |= views[base + q]
+    return mask & ~others
+
+
+# --- the observation -------------------------------------------------------------------------
 
 
 def _cards(mask: int) -> list[str]:
@@ -83,12 +256,20 @@ def _seat_check(state: FirstDruidState, player: int | None) -> None:
         raise ValueError(f"seats run 0..{state.n - 1}, not {player!r}")
 
 
+def composing(state: FirstDruidState) -> bool:
+    """True while the active seat puts an offer together (nothing of it is public yet, FD15)."""
+    return state.phase == TURN and state.offer_to >= 0
+
+
 def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
     """Returns what seat ``player`` (None: a spectator) knows; see docs/games/first_druid.md."""
     _seat_check(state, player)
     n = state.n
+    places = n + 1
+    views = state.views
     number = state.neutral // 2 + 1
     seat = -1 if player is None else player
+    me = n if player is None else player
     over = state.phase == OVER
     contest = None
     if state.contest:
@@ -116,6 +297,25 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         if card >= 0 and seat in (taker, victim):
             text = text.replace("a card", TEXT[card])
         log.append(text)
+    active = state.active()
+    author = seat == active
+    hidden_offer = composing(state) and not author  # FD15: an unmade offer shows nothing
+    made = state.offers if author else state.offers - state.withdrawn - (1 if composing(state) else 0)
+    mine = me * places
+    spectator = n * places
+    shown = [_only(views, spectator, places, h) for h in range(n)]
+    either = []
+    for c in range(box.DECK_SIZE):
+        where = [q for q in range(places) if views[mine + q] >> c & 1]
+        if len(where) > 1 and n not in where:
+            either.append({"card": TEXT[c], "seats": where})
+    known_by = None
+    if player is not None:
+        pairs = _layout(n)[1]
+        known_by = [
+            [] if x == player else _cards(_only(views, pairs[(x, player)] * places, places, player) & ~shown[player])
+            for x in range(n)
+        ]
     return {
         "game": "first_druid",
         "seat": player,
@@ -131,7 +331,7 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         "element_card": TEXT[state.element] if state.element >= 0 else None,
         "turned": [TEXT[c] for c in state.turned],
         "first_player": state.first,
-        "turn_seat": state.active() if state.stage == TURNS else None,
+        "turn_seat": active if state.stage == TURNS else None,
         "druids": list(state.pos),
         "in_contact": [not state.behind(s) for s in range(n)],
         "hand": None if player is None else sorted(TEXT[c] for c in state.hands[player]),
@@ -151,11 +351,11 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         "table": [TEXT[c] for c in state.table],
         "wild_number": state.table_wild or None,
         "acted": state.acted,
-        "offers_made": state.offers,
+        "offers_made": made,
         "offer": None
-        if state.offer_to < 0
+        if state.offer_to < 0 or hidden_offer
         else {
-            "from": state.active(),
+            "from": active,
             "to": state.offer_to,
             "give": [TEXT[c] for c in state.give],
             "ask": [TEXT[c] for c in state.ask],
@@ -164,11 +364,10 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         "discard_owed": len(state.hands[state.player]) - HAND_LIMIT if state.phase == DISCARD_PHASE else 0,
         "contest": contest,
         "last_contest": last,
-        "shown_cards": [_cards(state.pub[h]) for h in range(n)],
-        "known_cards": [
-            [] if h == seat else _cards(state.pub[h] | (state.priv[seat * n + h] if seat >= 0 else 0)) for h in range(n)
-        ],
-        "known_by": None if player is None else [_cards(state.priv[x * n + player]) for x in range(n)],
+        "shown_cards": [_cards(m) for m in shown],
+        "known_cards": [[] if h == seat else _cards(_only(views, mine, places, h)) for h in range(n)],
+        "known_by": known_by,
+        "either_or": either,
         "log": log,
         "scores": state.scores(),
         "winners": list(state.winners) if over else None,
@@ -176,56 +375,836 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
     }
 
 
-def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDruidState:
-    """Returns a copy where every card ``player`` cannot place is re-drawn uniformly.
+# --- the trail ---------------------------------------------------------------------------------
 
-    Cards ``player`` knows in a hand stay there; the rest of the other hands
-    and bids and the deck are dealt afresh from their union. The private
-    knowledge of the other seats (a drained card) follows the new deal: each
-    card known by another seat is replaced by a random fresh card of the same
-    hand, and drained cards in the log that ``player`` never saw are erased.
-    """
-    _seat_check(state, player)
-    new = state._copy()
-    new._history = []  # the real history would tell which cards were drawn
-    new._legal = None
-    n = state.n
-    priv = state.priv
-    others = [h for h in range(n) if h != player]
-    fixed = [state.pub[h] | priv[player * n + h] for h in range(n)]
-    pool = list(state.draw)
-    for h in others:
-        pool += [c for c in state.hands[h] + state.bids[h] if not fixed[h] >> c & 1]
-    rng.shuffle(pool)
-    at = 0
-    for h in others:
-        held = state.hands[h] + state.bids[h]
-        keep = [c for c in held if fixed[h] >> c & 1]
-        # Order the hidden cards by which other seats know them, so that which fresh card takes
-        # which seat's knowledge depends only on what ``player`` knows, not on the real hand.
-        hidden = sorted(
-            (c for c in held if not fixed[h] >> c & 1),
-            key=lambda c, h=h: (sum(1 << x for x in others if priv[x * n + h] >> c & 1), c),  # type: ignore[misc]
-        )
-        fresh = pool[at : at + len(hidden)]
-        at += len(hidden)
-        mixed = keep + fresh
-        rng.shuffle(mixed)
-        size = len(state.bids[h])
-        new.bids[h] = mixed[:size]
-        new.hands[h] = mixed[size:]
-        mapping = dict(zip(hidden, fresh, strict=True))
-        for x in others:
-            mask = priv[x * n + h]
-            if x == h or not mask:
-                continue
-            moved = 0
-            for c in range(box.DECK_SIZE):
-                if mask >> c & 1:
-                    moved |= 1 << (c if fixed[h] >> c & 1 else mapping[c])
-            new.priv[x * n + h] = moved
-    new.draw = pool[at:]
-    new.log = tuple(
-        (text, taker, victim, card if player in (taker, victim) else -1) for text, taker, victim, card in state.log
+(
+    T_DRAW,
+    T_TURN,
+    T_DRAIN,
+    T_PICK,
+    T_EFFECT,
+    T_OFFER,
+    T_GIVE,
+    T_ASK,
+    T_WITHDRAW,
+    T_SEND,
+    T_ANSWER,
+    T_END,
+    T_DISCARD,
+    T_BID,
+    T_SEAL,
+    T_REFILL,
+    T_REVEAL,
+    T_BEGIN,
+) = range(18)
+
+Entry = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
+"""(kind, action id or -1 for an automatic event, actor, a card or seat, two card lists)."""
+
+
+class Trail:
+    """One entry of the trail, linked to the one before; ``actions`` counts the action entries."""
+
+    __slots__ = ("actions", "entry", "parent", "plans")
+
+    def __init__(self, parent: Trail | None, entry: Entry) -> None:
+        self.parent = parent
+        self.entry = entry
+        self.actions: int = (parent.actions if parent is not None else 0) + (1 if entry[1] >= 0 else 0)
+        self.plans: dict[int, _Plan] | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The whole trail as one flat list, so a long one pickles without deep recursion (the
+        # resampling plans cached on it are left behind: they are made again when needed).
+        return _trail, (_entries(self),)
+
+
+def _trail(entries: list[Entry]) -> Trail | None:
+    """Returns the trail made of ``entries``, oldest first (how a pickled trail is rebuilt)."""
+    node = None
+    for entry in entries:
+        node = Trail(node, entry)
+    return node
+
+
+def push(
+    state: FirstDruidState,
+    kind: int,
+    action: int,
+    actor: int,
+    a: int = -1,
+    b: tuple[int, ...] = (),
+    c: tuple[int, ...] = (),
+) -> None:
+    """Appends an entry to the state's trail (an action when ``action`` >= 0)."""
+    state.trail = Trail(state.trail, (kind, action, actor, a, b, c))
+
+
+def _entries(head: Trail | None) -> list[Entry]:
+    entries = []
+    node = head
+    while node is not None:
+        entries.append(node.entry)
+        node = node.parent
+    entries.reverse()
+    return entries
+
+
+# --- resampling ----------------------------------------------------------------------------------
+#
+# The seat's record fixes every action it saw; what it did not see is re-drawn: another seat's
+# draws, the drains it took no part in, the face-down bids of the contest still running, and
+# another seat's offers until they are sent (FD15). The steps of the history (the "skeleton")
+# keep the visible actions as they were and mark the hidden ones.
+#
+# The hidden steps are then played out on an abstract table before any card is named: a card
+# another seat draws unseen is a *token* of the deck it came from (every card in that deck that
+# no seat saw drawn, turned or shown since is alike to it); a drain takes one item (token or
+# card known to be there) of the victim's hand. When a seat shows a card (plays, discards, bids,
+# offers, trades it, or it is drained before the seat's eyes) that was not known to be in its
+# hand, one of its tokens of that card's deck becomes that card. At the end, the tokens left
+# are dealt the cards of their decks that were never seen again. Choices are made only among
+# the items that keep the rest possible: a card known in a hand must still reach where it is
+# seen next (its "reach", from a backward pass over the hidden steps), and every seat must keep
+# enough tokens of each deck for the cards it shows later (counted against the draws and
+# drains still to come). A run that still meets a dead end is discarded whole; the named
+# history is replayed from the start, and the last check is the seat's record itself, so a
+# returned state is always one the seat cannot tell from the real one.
+
+_FIXED, _COMPOSE, _HDRAW, _HDRAIN, _HBID, _AUTO = range(6)
+_TRIES = 2000
+_CHOICES = 400
+"""How many drain choices one run may try (taking back those that lead nowhere)."""
+
+
+class _Retry(Exception):
+    """This run met a dead end: start again."""
+
+
+class _Dead(Exception):
+    """This branch of a run met a dead end: take back the last choice."""
+
+
+class _Stretch:
+    """Where a card is between two anchors: from ``start`` (after that step) in place ``place``
+    to ``end`` (before that step) in place ``goal`` (None: the present, anywhere)."""
+
+    __slots__ = ("changes", "end", "goal", "place", "points", "start")
+
+    def __init__(self, start: int, place: int, end: int, goal: int | None) -> None:
+        self.start = start
+        self.place = place
+        self.end = end
+        self.goal = goal
+        self.points: list[int] | None = None  # positions where reach changes, ascending
+        self.changes: list[int] = []  # reach before each of those positions
+
+
+class _Plan:
+    """What one seat's record fixes: the skeleton, each card's stretches, the decks, and what
+    each seat must show later from each deck."""
+
+    __slots__ = (
+        "compose_now",
+        "current",
+        "deck_of",
+        "demands",
+        "drains",
+        "drains_into",
+        "draws_before",
+        "draws_in",
+        "everywhere",
+        "last_begin",
+        "notins",
+        "pools",
+        "refills",
+        "sent",
+        "slots",
+        "steps",
+        "stretches",
     )
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[int, Entry]] = []
+        self.stretches: list[list[_Stretch]] = []
+        self.notins: list[list[tuple[int, int]]] = []  # per card: (step, seat it is not in)
+        self.slots: list[list[int]] = []  # per seat: its hidden draws
+        self.drains: list[tuple[int, int, int]] = []  # hidden drains: (step, victim, taker)
+        self.drains_into: list[list[int]] = []  # per seat: hidden drains it takes by
+        self.refills: list[int] = []
+        self.everywhere = 0  # every place a card out of the seat's sight may be
+        self.pools: list[list[int]] = []  # per deck: its cards no seat saw leave it
+        self.deck_of: dict[tuple[int, int], int] = {}  # (card, its stretch's start) -> deck
+        self.demands: list[list[list[int]]] = []  # per seat and deck: when it shows such a card
+        self.draws_in: list[list[list[int]]] = []  # per seat and deck: its hidden draws
+        self.draws_before: list[list[list[int]]] = []  # per seat, deck and demand: draws before it
+        self.current = -1  # the other seat whose turn is under way, or -1
+        self.last_begin = 0  # the step at which that turn began
+        self.sent = 0  # the offers it sent in it
+        self.compose_now = False  # whether it may be putting an offer together now
+
+
+def _bisect(values: list[int], x: int) -> int:
+    """Returns how many of the ascending ``values`` are below ``x``."""
+    lo, hi = 0, len(values)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if values[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _rooted_trail(state: FirstDruidState) -> Trail | None:
+    """Returns the trail of the state's whole history, rebuilt by replay for a loaded state."""
+    trail = state.trail
+    if state.rooted and (trail.actions if trail is not None else 0) == len(state._history):
+        return trail
+    again = state.game.new_initial_state()
+    try:
+        for action in state._history:
+            again.apply_action(action)
+    except IllegalActionError:
+        again = None  # type: ignore[assignment]
+    if again is None or again._fields() != state._fields():
+        raise ValueError(
+            "first_druid: this position was loaded without the history that reached it, so no seat's "
+            "record exists to resample from; load it with its history (G6, G7)"
+        )
+    state.trail = again.trail  # type: ignore[attr-defined]
+    state.rooted = True
+    return state.trail
+
+
+def _plan(state: FirstDruidState, seat: int) -> _Plan:
+    head = _rooted_trail(state)
+    if head is not None and head.plans is not None and seat in head.plans:
+        return head.plans[seat]
+    plan = _build_plan(state, seat, _entries(head))
+    if head is not None:
+        if head.plans is None:
+            head.plans = {}
+        head.plans[seat] = plan
+    return plan
+
+
+def _build_plan(state: FirstDruidState, s: int, entries: list[Entry]) -> _Plan:
+    n = state.n
+    pile = n
+    plan = _Plan()
+    last_reveal = max((i for i, e in enumerate(entries) if e[0] == T_REVEAL), default=-1)
+    steps: list[tuple[int, Entry]] = []
+    for i, e in enumerate(entries):
+        kind, actor = e[0], e[2]
+        if kind == T_DRAW:
+            steps.append((_FIXED if actor == s else _HDRAW, e))
+        elif kind == T_DRAIN:
+            steps.append((_FIXED if s in (actor, e[3]) else _HDRAIN, e))
+        elif kind in (T_OFFER, T_GIVE, T_ASK, T_WITHDRAW):
+            if actor == s:
+                steps.append((_FIXED, e))
+        elif kind == T_SEND:
+            steps.append((_FIXED if actor == s else _COMPOSE, e))
+        elif kind == T_BID:
+            steps.append((_FIXED if actor == s or i < last_reveal else _HBID, e))
+        elif kind in (T_REFILL, T_REVEAL, T_BEGIN):
+            steps.append((_AUTO, e))
+        else:
+            steps.append((_FIXED, e))
+    plan.steps = steps
+    size = len(steps)
+
+    # anchors: per card, its stretches between the moments the seat knows where it is
+    public = -1
+    start = [-1] * box.DECK_SIZE
+    place = [public] * box.DECK_SIZE
+    for c in state.deck:
+        place[c] = pile
+    stretches: list[list[_Stretch]] = [[] for _ in range(box.DECK_SIZE)]
+    notins: list[list[tuple[int, int]]] = [[] for _ in range(box.DECK_SIZE)]
+    slots: list[list[int]] = [[] for _ in range(n)]
+    drains: list[tuple[int, int, int]] = []
+    refills: list[int] = []
+    begins: list[int] = []
+    seen_in_deck: list[set[int]] = [set()]  # per deck: cards seen leaving it (drawn by the seat, turned)
+
+    def anchor(c: int, pos: int, where: int) -> None:
+        if place[c] != public:
+            stretches[c].append(_Stretch(start[c], place[c], pos, where))
+        place[c] = public
+
+    def after(c: int, pos: int, where: int) -> None:
+        start[c] = pos
+        place[c] = where
+
+    pools = [set(state.deck)]
+    for pos, (code, e) in enumerate(steps):
+        kind, action, actor, a, b, cs = e
+        if code == _HDRAW:
+            slots[actor].append(pos)
+        elif code == _HDRAIN:
+            drains.append((pos, a, actor))  # victim, taker
+        elif code == _AUTO:
+            if kind == T_REFILL:
+                refills.append(pos)
+                pools.append(set(b))
+                seen_in_deck.append(set())
+                for c in b:
+                    after(c, pos, pile)
+            elif kind == T_BEGIN:
+                begins.append(pos)
+        elif code == _COMPOSE:
+            for c in b:
+                anchor(c, pos, actor)
+                after(c, pos, actor)
+            for c in cs:
+                notins[c].append((pos, actor))
+        elif code == _FIXED:
+            if kind == T_DRAW:
+                anchor(a, pos, pile)
+                after(a, pos, actor)
+                seen_in_deck[-1].add(a)
+            elif kind == T_TURN:
+                anchor(a, pos, pile)
+                seen_in_deck[-1].add(a)
+            elif kind == T_DRAIN:
+                anchor(b[0], pos, a)
+                after(b[0], pos, actor)
+            elif kind in (T_PICK, T_DISCARD, T_BID):
+                anchor(a, pos, actor)
+            elif kind == T_ANSWER and action == ACCEPT:
+                for c in b:
+                    anchor(c, pos, a)
+                    after(c, pos, actor)
+                for c in cs:
+                    anchor(c, pos, actor)
+                    after(c, pos, a)
+    for c in range(box.DECK_SIZE):
+        if place[c] != public:
+            stretches[c].append(_Stretch(start[c], place[c], size, None))
+    plan.stretches = stretches
+    plan.notins = notins
+    plan.slots = slots
+    plan.drains = drains
+    plan.refills = refills
+    everywhere = 1 << pile
+    for h in range(n):
+        if h != s:
+            everywhere |= 1 << h
+    plan.everywhere = everywhere
+
+    # the decks: what each holds that no seat saw leave it; what each seat shows later from each
+    plan.pools = [sorted(pool - seen) for pool, seen in zip(pools, seen_in_deck, strict=True)]
+    starts = [-1, *refills]
+    deck_of: dict[tuple[int, int], int] = {}  # (card, the stretch's start) -> deck, for cards out of a pile
+    demands: list[list[list[int]]] = [[[] for _ in starts] for _ in range(n)]
+    for c in range(box.DECK_SIZE):
+        for st in stretches[c]:
+            if st.place == pile and st.goal is not None and st.goal != pile:
+                deck = starts.index(st.start)
+                deck_of[(c, st.start)] = deck
+                demands[st.goal][deck].append(st.end)
+    for per_seat in demands:
+        for lst in per_seat:
+            lst.sort()
+    plan.deck_of = deck_of
+    plan.demands = demands
+    plan.draws_in = [[[e for e in slots[h] if _deck_at(refills, e) == k] for k in range(len(starts))] for h in range(n)]
+    plan.draws_before = [
+        [[_bisect(plan.draws_in[h][k], end) for end in demands[h][k]] for k in range(len(starts))] for h in range(n)
+    ]
+    plan.drains_into = [[d for d, _, t in drains if t == h] for h in range(n)]
+
+    # the turn under way, if another seat's: its unmade offers are re-drawn (FD15)
+    plan.current = -1
+    plan.last_begin = begins[-1] if begins else size
+    plan.sent = 0
+    plan.compose_now = False
+    active = state.active()
+    if state.stage == TURNS and not state.ending and state.phase != OVER and active != s and begins:
+        plan.current = active
+        plan.sent = sum(1 for code, e in steps[plan.last_begin :] if code == _COMPOSE)
+        others = any(state.hands[k] for k in range(n) if k != active)
+        plan.compose_now = (
+            state.phase == TURN and not state.table and bool(state.hands[active]) and others and plan.sent < MAX_OFFERS
+        )
+    return plan
+
+
+def _deck_at(refills: list[int], pos: int) -> int:
+    """Returns which deck (0: the first; k: after the k-th refill) the draw pile is at ``pos``."""
+    return _bisect(refills, pos)
+
+
+def _compute_reach(plan: _Plan, c: int, st: _Stretch) -> None:
+    """Fills ``st.points``/``st.changes``: the places from which card ``c`` can still meet its
+    next anchor (and the asks on the way), before each step of the stretch."""
+    deck_bit = 1 << (len(plan.slots))
+    reach = plan.everywhere if st.goal is None else 1 << st.goal
+    points = [st.end]
+    changes = [reach]
+    cur = st.end
+    drains = plan.drains
+    dpos = [d[0] for d in drains]
+    di = _bisect(dpos, cur) - 1
+    refills = plan.refills
+    ri = _bisect(refills, cur) - 1
+    notins = [x for x in plan.notins[c] if st.start < x[0] < st.end]
+    ni = len(notins) - 1
+    slots = plan.slots
+    while True:
+        best = st.start
+        what = 0
+        if di >= 0 and dpos[di] > best:
+            best, what = dpos[di], 1
+        if ri >= 0 and refills[ri] > best:
+            best, what = refills[ri], 2
+        if ni >= 0 and notins[ni][0] > best:
+            best, what = notins[ni][0], 3
+        if not reach & deck_bit:
+            for h, pos_list in enumerate(slots):
+                if reach >> h & 1:
+                    k = _bisect(pos_list, cur) - 1
+                    if k >= 0 and pos_list[k] > best:
+                        best, what = pos_list[k], 4
+        if what == 0:
+            break
+        before = reach
+        if what == 1:
+            _, victim, taker = drains[di]
+            if reach >> taker & 1:
+                reach |= 1 << victim
+            di -= 1
+        elif what == 2:
+            reach &= ~deck_bit
+            ri -= 1
+        elif what == 3:
+            reach &= ~(1 << notins[ni][1])
+            ni -= 1
+        else:
+            reach |= deck_bit
+        if reach != before:
+            points.append(best)
+            changes.append(reach)
+        cur = best
+    points.reverse()
+    changes.reverse()
+    st.points = points
+    st.changes = changes
+
+
+def _reach(plan: _Plan, c: int, st: _Stretch, pos: int) -> int:
+    """Returns the places (bitmask: seats, then the pile) from which card ``c`` of stretch ``st``
+    can still meet its next anchor, just before step ``pos``."""
+    if st.points is None:
+        _compute_reach(plan, c, st)
+    points = st.points
+    assert points is not None
+    return st.changes[_bisect(points, pos)]
+
+
+def _stretch_at(plan: _Plan, c: int, pos: int) -> _Stretch:
+    """Returns card ``c``'s stretch around step ``pos`` (out of sight there, or seen there again)."""
+    for st in plan.stretches[c]:
+        if st.start < pos <= st.end:
+            return st
+    raise _Dead  # not where the record leaves it
+
+
+def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDruidState:
+    """Returns a state reached by a legal history in which ``player`` saw exactly what it saw
+    in ``state`` (its record is equal), every card hidden from it re-drawn (G3, G6)."""
+    _seat_check(state, player)
+    if player is None:
+        raise ValueError("resampling is for a seat, not a spectator")
+    plan = _plan(state, player)
+    target = state.information_state_string(player)
+    for _ in range(_TRIES):
+        try:
+            cards = _play_out(state, plan, player, rng)
+            new = _name(state, plan, player, rng, cards)
+        except _Retry:
+            continue
+        if new.information_state_string(player) == target:
+            return new
+    raise RuntimeError(f"first_druid: no history consistent with seat {player}'s record was found")
+
+
+_Saved = tuple[list[list[int]], int, list[int], int, int]
+
+
+class _Table:
+    """The abstract table of one run: each other seat's hand as items (a card known to be
+    there, or a token: ``-1 - k`` for token ``k``), and the tokens' decks, bans and cards."""
+
+    def __init__(self, plan: _Plan, n: int, rng: random.Random) -> None:
+        self.plan = plan
+        self.n = n
+        self.rng = rng
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.token_deck: list[int] = []
+        self.token_card: list[int] = []  # -1 until the token is named
+        self.banned: list[set[int]] = []  # cards a token cannot be (its hand asked for them)
+        self.bans: list[tuple[int, int]] = []  # the bans in the order they came (to take back)
+        self.deck = 0
+
+    def save(self) -> _Saved:
+        return ([h[:] for h in self.hands], len(self.token_deck), self.token_card[:], len(self.bans), self.deck)
+
+    def restore(self, saved: _Saved) -> None:
+        hands, count, cards, bans, deck = saved
+        for h, old in zip(self.hands, hands, strict=True):
+            h[:] = old
+        del self.token_deck[count:]
+        del self.banned[count:]
+        self.token_card[:] = cards
+        while len(self.bans) > bans:
+            k, card = self.bans.pop()
+            if k < count:
+                self.banned[k].discard(card)
+        self.deck = deck
+
+    def ban(self, k: int, card: int) -> None:
+        if card not in self.banned[k]:
+            self.banned[k].add(card)
+            self.bans.append((k, card))
+
+    def draw(self, seat: int) -> int:
+        k = len(self.token_deck)
+        self.token_deck.append(self.deck)
+        self.token_card.append(-1)
+        self.banned.append(set())
+        self.hands[seat].append(-1 - k)
+        return k
+
+    def tokens(self, seat: int, deck: int) -> int:
+        return sum(1 for x in self.hands[seat] if x < 0 and self.token_deck[-1 - x] == deck)
+
+    def take(self, seat: int, card: int, pos: int, keep: bool = False) -> int:
+        """Finds ``card`` in the seat's hand (naming a token of its deck if need be); removes it
+        unless ``keep``, and returns the item it was."""
+        hand = self.hands[seat]
+        if card in hand:
+            if not keep:
+                hand.remove(card)
+            return card
+        st = _stretch_at(self.plan, card, pos)
+        deck = self.plan.deck_of.get((card, st.start), -1)
+        options = [x for x in hand if x < 0 and self.token_deck[-1 - x] == deck and card not in self.banned[-1 - x]]
+        if deck < 0 or not options:
+            raise _Dead
+        x = self.rng.choice(sorted(options))
+        self.token_card[-1 - x] = card
+        hand.remove(x)
+        if keep:
+            hand.append(card)
+        return x
+
+    def holding(self, seat: int) -> list[int]:
+        """Returns the seat's tokens per deck."""
+        have = [0] * len(self.plan.pools)
+        for x in self.hands[seat]:
+            if x < 0:
+                have[self.token_deck[-1 - x]] += 1
+        return have
+
+    def owed(self, seat: int, deck: int, have: int, pos: int) -> list[int]:
+        """Returns by when drains into the seat must have brought it tokens of ``deck`` (one
+        entry per token), holding ``have`` of them after step ``pos``: its own draws of that
+        deck cover what they can of the cards it shows later."""
+        plan = self.plan
+        later = plan.demands[seat][deck]
+        if not later or later[-1] <= pos:
+            return []
+        k = _bisect(later, pos + 1)
+        before = plan.draws_before[seat][deck]
+        spare = have - _bisect(plan.draws_in[seat][deck], pos + 1)
+        owed: list[int] = []
+        most = 0
+        for j in range(k, len(later)):
+            need = j - k + 1 - spare - before[j]
+            if need > most:
+                owed += [later[j]] * (need - most)
+                most = need
+        return owed
+
+    def fits(self, seat: int, owed: list[list[int]], drains_from: int) -> bool:
+        """True if the drains into the seat from step ``drains_from`` on, one token each, can
+        bring what ``owed`` (per deck) asks in time (earliest deadline first)."""
+        every = sorted(end for lst in owed for end in lst)
+        if not every:
+            return True
+        into = self.plan.drains_into[seat]
+        base = _bisect(into, drains_from)
+        return all(_bisect(into, end) - base >= j for j, end in enumerate(every, 1))
+
+
+def _play_out(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random) -> dict[int, int]:
+    """Plays the hidden steps out on an abstract table; returns the card of each hidden step.
+
+    A drain's choice that leads to a dead end later is taken back (depth first, the other
+    choices in random order) within a budget of choices; past it, the run is given up."""
+    table = _Table(plan, state.n, rng)
+    chosen: dict[int, int] = {}  # hidden step -> item moved (a card, or a token to name later)
+    token_step: dict[int, int] = {}  # hidden draw step -> its token
+    budget = [_CHOICES]
+    if not _walk(table, plan, s, 0, chosen, token_step, budget):
+        raise _Retry
+    cards: dict[int, int] = {}
+    for pos, k in token_step.items():
+        cards[pos] = table.token_card[k]
+    for pos, x in chosen.items():
+        cards[pos] = x if x >= 0 else table.token_card[-1 - x]
+    return cards
+
+
+def _walk(
+    table: _Table,
+    plan: _Plan,
+    s: int,
+    start: int,
+    chosen: dict[int, int],
+    token_step: dict[int, int],
+    budget: list[int],
+) -> bool:
+    """Plays the steps from ``start`` on; True once every token is named."""
+    hands = table.hands
+    rng = table.rng
+    steps = plan.steps
+    try:
+        for pos in range(start, len(steps)):
+            code, e = steps[pos]
+            kind, action, actor, a, b, cs = e
+            if code == _HDRAW:
+                token_step[pos] = table.draw(actor)
+            elif code == _HDRAIN:
+                options = _drain_items(table, plan, a, actor, pos)
+                rng.shuffle(options)
+                for x in options:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        raise _Retry
+                    saved = table.save()
+                    hands[a].remove(x)
+                    hands[actor].append(x)
+                    chosen[pos] = x
+                    if _walk(table, plan, s, pos + 1, chosen, token_step, budget):
+                        return True
+                    table.restore(saved)
+                return False
+            elif code == _HBID:
+                x = rng.choice(sorted(hands[actor]))  # the contest still runs: nothing is shown after
+                hands[actor].remove(x)
+                chosen[pos] = x
+            elif code == _COMPOSE:
+                for c in b:
+                    table.take(actor, c, pos, keep=True)
+                for c in cs:
+                    if c in hands[actor]:
+                        return False
+                    for x in hands[actor]:
+                        if x < 0:
+                            table.ban(-1 - x, c)
+            elif code == _AUTO:
+                if kind == T_REFILL:
+                    table.deck += 1
+            elif kind == T_DRAIN:  # before the seat's eyes
+                card = b[0]
+                if a != s:
+                    table.take(a, card, pos)
+                if actor != s:
+                    hands[actor].append(card)
+            elif kind in (T_PICK, T_DISCARD, T_BID) and actor != s:
+                table.take(actor, a, pos)
+            elif kind == T_ANSWER and action == ACCEPT:
+                author, target = a, actor
+                for c in b:
+                    if author != s:
+                        table.take(author, c, pos)
+                    if target != s:
+                        hands[target].append(c)
+                for c in cs:
+                    if target != s:
+                        table.take(target, c, pos)
+                    if author != s:
+                        hands[author].append(c)
+        _name_tokens(table, plan)
+    except _Dead:
+        return False
+    return True
+
+
+def _drain_items(table: _Table, plan: _Plan, victim: int, taker: int, pos: int) -> list[int]:
+    """Returns the items a hidden drain may take (any item of the victim's hand, each as
+    likely, that keeps the rest possible), sorted."""
+    hand = table.hands[victim]
+    forced = []
+    allowed = []
+    # the taker may need a token of some deck that only this drain can still bring
+    theirs = table.holding(taker)
+    owed = [table.owed(taker, d, theirs[d], pos) for d in range(len(theirs))]
+    wanted: list[int] | None = None
+    if not table.fits(taker, owed, pos + 1):
+        wanted = []
+        for d in range(len(owed)):
+            if owed[d]:
+                first = owed[d].pop(0)
+                if table.fits(taker, owed, pos + 1):
+                    wanted.append(d)
+                owed[d].insert(0, first)
+        if not wanted:
+            return []
+    mine = table.holding(victim)
+    owed = [table.owed(victim, d, mine[d], pos) for d in range(len(mine))]
+    keep = []
+    for d in range(len(mine)):
+        if mine[d]:
+            saved = owed[d]
+            owed[d] = table.owed(victim, d, mine[d] - 1, pos)
+            if table.fits(victim, owed, pos + 1):
+                keep.append(d)
+            owed[d] = saved
+    for x in hand:
+        if x < 0:
+            deck = table.token_deck[-1 - x]
+            if deck in keep and (wanted is None or deck in wanted):
+                allowed.append(x)
+            continue
+        st = _stretch_at(plan, x, pos)
+        reach = _reach(plan, x, st, pos + 1) if st.goal is not None or plan.notins[x] else -1
+        if not reach >> victim & 1:
+            forced.append(x)
+        if reach >> taker & 1 and wanted is None:
+            allowed.append(x)
+    if forced:
+        return forced if len(forced) == 1 and forced[0] in allowed else []
+    return sorted(allowed)
+
+
+def _name_tokens(table: _Table, plan: _Plan) -> None:
+    """Deals the tokens not named yet the cards of their decks that were never seen again
+    (a random matching that respects each token's bans)."""
+    rng = table.rng
+    for deck, pool in enumerate(plan.pools):
+        named = {c for k, c in enumerate(table.token_card) if c >= 0 and table.token_deck[k] == deck}
+        free = [c for c in pool if c not in named]
+        tokens = [k for k, d in enumerate(table.token_deck) if d == deck and table.token_card[k] < 0]
+        if len(tokens) > len(free) or (deck < len(plan.pools) - 1 and len(tokens) != len(free)):
+            raise _Dead
+        rng.shuffle(free)
+        owner: dict[int, int] = {}
+        order = tokens[:]
+        rng.shuffle(order)
+        for k in order:
+            if not _place(table, free, owner, k, set()):
+                raise _Dead
+        for c, k in owner.items():
+            table.token_card[k] = c
+
+
+def _place(table: _Table, free: list[int], owner: dict[int, int], k: int, seen: set[int]) -> bool:
+    """Kuhn's augmenting path: gives token ``k`` one of the ``free`` cards it may be."""
+    for c in free:
+        if c in table.banned[k] or c in seen:
+            continue
+        seen.add(c)
+        j = owner.get(c, -1)
+        if j < 0 or _place(table, free, owner, j, seen):
+            owner[c] = k
+            return True
+    return False
+
+
+def _name(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random, cards: dict[int, int]) -> FirstDruidState:
+    """Replays the skeleton with every hidden card named, and the turn under way's unmade
+    offers (FD15); returns the state it reaches."""
+    n = state.n
+    new = state.game.new_initial_state()
+    assert isinstance(new, type(state))
+
+    # the turn under way (FD15): unmade offers of another seat, withdrawn, and one being made now
+    compose = plan.compose_now and rng.random() < 0.5
+    withdrawn = rng.randint(0, MAX_OFFERS - plan.sent - (1 if compose else 0)) if plan.current >= 0 else 0
+    inserted = plan.current < 0
+
+    def moment() -> bool:
+        a = plan.current
+        return (
+            new.phase == TURN
+            and new.stage == TURNS
+            and new.player == a
+            and new.turn == state.turn
+            and new.neutral == state.neutral
+            and not new.table
+            and new.offer_to < 0
+            and new.offers < MAX_OFFERS
+            and bool(new.hands[a])
+            and any(new.hands[k] for k in range(n) if k != a)
+        )
+
+    def withdraw_offers() -> None:
+        a = plan.current
+        for _ in range(withdrawn):
+            targets = [k for k in range(n) if k != a and new.hands[k]]
+            _apply(new, OFFER + rng.choice(targets))
+            _apply(new, WITHDRAW)
+
+    for pos, (code, e) in enumerate(plan.steps):
+        if not inserted and pos > plan.last_begin and moment():
+            withdraw_offers()
+            inserted = True
+        _, action, actor, a, b, cs = e
+        if code == _FIXED:
+            _apply(new, action)
+        elif code == _HDRAW:
+            if cards[pos] not in new.draw:
+                raise _Retry
+            _apply(new, cards[pos])
+        elif code == _HDRAIN:
+            if cards[pos] not in new.hands[a]:
+                raise _Retry
+            _apply(new, DRAIN + cards[pos])
+        elif code == _HBID:
+            if cards[pos] not in new.hands[actor]:
+                raise _Retry
+            _apply(new, BID + cards[pos])
+        elif code == _COMPOSE:
+            _apply(new, OFFER + a)
+            for c in b:
+                _apply(new, GIVE + c)
+            for c in cs:
+                _apply(new, ASK + c)
+            _apply(new, SEND)
+    if not inserted:
+        if moment():
+            withdraw_offers()
+        elif compose:
+            raise _Retry
+    if compose:
+        _compose(new, plan.current, rng)
+    if new.phase == TURN and new.table and new.player != s and not new.legal_actions():
+        raise _Retry  # the cards picked so far must still make a combination (FD6)
     return new
+
+
+def _apply(state: FirstDruidState, action: int) -> None:
+    """Applies an action known to be legal (by construction; the record is checked at the end)."""
+    state._apply(action)
+    state._history.append(action)
+    state._legal = None
+
+
+def _compose(new: FirstDruidState, a: int, rng: random.Random) -> None:
+    """Puts together an offer of seat ``a`` not yet sent (FD15): any target, any given cards,
+    any asked cards."""
+    targets = [k for k in range(new.n) if k != a and new.hands[k]]
+    k = rng.choice(targets)
+    _apply(new, OFFER + k)
+    hand = sorted(new.hands[a])
+    for c in sorted(rng.sample(hand, rng.randint(0, len(hand)))):
+        _apply(new, GIVE + c)
+    asks = sorted(x - ASK for x in new.legal_actions() if ASK <= x < SEND)
+    count = rng.randint(0, min(len(new.hands[k]), len(asks)))
+    for c in sorted(rng.sample(asks, count)):
+        _apply(new, ASK + c)

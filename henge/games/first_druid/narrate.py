@@ -68,6 +68,8 @@ def narrate(before: Observation | None, after: Observation) -> list[str]:
         offer = after["offer"]
         verb = "start" if offer["from"] == me else "starts"
         lines.append(f"{seat_name(after, offer['from'])} {verb} an offer to {seat_name(after, offer['to'])}")
+    if before["offer"] is not None and after["offer"] is None and before["phase"] == after["phase"] == "turn":
+        lines.append("you withdraw the offer")  # FD15: only its author ever saw it
     if after["offer"] is not None and after["phase"] == "answer" and before["phase"] != "answer":
         offer = after["offer"]
         lines.append(

@@ -1,7 +1,7 @@
 """First Druid, a Stonehenge racing game by Stephen Thomson and Ian McDonald, for 3-5 players.
 
 Rule set: *First Druid*, from the Stonehenge Anthology. Rulings
-G1-G5 and FD1-FD13 apply; ``docs/games/first_druid.md`` documents them and the
+G1-G7 and FD1-FD15 apply; ``docs/games/first_druid.md`` documents them and the
 edition's other readings.
 
 A round is one turn of each player, starting with the player of the day's
@@ -9,9 +9,11 @@ element, then the additional turn: the neutral figure moves one inner stone,
 everyone draws a card, and after each day the spirits are contested with
 sealed bids. A turn is a series of decisions (G2): combinations are laid one
 card at a time (``pick 7d`` ... then ``build``), trade offers are built card
-by card (``offer seat 2``, ``give 7d``, ``ask 13n``, ``send offer``) and
+by card (``offer seat 2``, ``give 7d``, ``ask 13n``, ``send offer``, or
+``withdraw offer``: nobody else sees an offer until it is sent, FD15) and
 answered by the other player, and ``end turn`` (or ``pass``, the inactive
-turn) closes it.
+turn) closes it. Every event goes into the record each seat reads (G6), with
+the cards a seat did not see left out of its text.
 
 Split by noun: ``actions`` (action tables, phases),
 ``combinations`` (which picks and effects are legal),
@@ -76,9 +78,32 @@ from henge.games.first_druid.actions import (
     TURN_CARD,
     TURNS,
     WILD_BASE,
+    WITHDRAW,
     seat_colours,
 )
 from henge.games.first_druid.combinations import turn_actions
+from henge.games.first_druid.knowledge import (
+    T_ANSWER,
+    T_ASK,
+    T_BEGIN,
+    T_BID,
+    T_DISCARD,
+    T_DRAIN,
+    T_DRAW,
+    T_EFFECT,
+    T_END,
+    T_GIVE,
+    T_OFFER,
+    T_PICK,
+    T_REFILL,
+    T_REVEAL,
+    T_SEAL,
+    T_SEND,
+    T_TURN,
+    T_WITHDRAW,
+    Trail,
+    push,
+)
 
 
 class FirstDruidState(State):
@@ -114,19 +139,21 @@ class FirstDruidState(State):
         "phase",
         "player",
         "pos",
-        "priv",
-        "pub",
         "reason",
         "refreshed",
+        "rooted",
         "seat_of",
         "sections",
         "spirits",
         "stage",
         "table",
         "table_wild",
+        "trail",
         "turn",
         "turned",
+        "views",
         "winners",
+        "withdrawn",
     )
 
     def __init__(self, game: Game) -> None:
@@ -160,9 +187,10 @@ class FirstDruidState(State):
         self.owners = [-1] * box.TRILITHON_SPACES
         self.altar: list[int] = []
         self.acted = False
-        self.offers = 0
+        self.offers = 0  # offers begun this turn, withdrawn ones included (FD2, FD15)
+        self.withdrawn = 0
         self.offer_to = -1
-        self.give: list[int] = []
+        self.give: list[int] = []  # kept sorted: the order they were named in is nobody's business
         self.ask: list[int] = []
         self.drains: list[int] = []
         self.draw_seat = 0
@@ -171,8 +199,9 @@ class FirstDruidState(State):
         self.contest = 0
         self.bidder = 0
         self.last_contest: tuple[Any, ...] = ()
-        self.pub = [0] * n  # bitmask of cards every seat knows a seat holds
-        self.priv = [0] * (n * n)  # priv[o * n + h]: cards seat o alone (with h) knows h holds
+        self.views = knowledge.initial_views(n, self.deck)  # who may hold which card, per view (G6)
+        self.trail: Trail | None = None  # what happened, shared by clones (for resampling)
+        self.rooted = True  # False for a state loaded without its history
         self.log: tuple[tuple[str, int, int, int], ...] = ()
         self.winners: tuple[int, ...] = ()
         self.reason = ""
@@ -216,20 +245,27 @@ class FirstDruidState(State):
         if phase == TURN:
             self._apply_turn(action)
         elif phase == DRAW_PHASE:
+            seat = self.draw_seat
             self.draw.remove(action)
-            self.hands[self.draw_seat].append(action)
+            self.hands[seat].append(action)
             self.draw_count -= 1
+            self._record(CHANCE, f"seat {seat} draws a card", {seat: f"seat {seat} draws {TEXT[action]}"})
+            push(self, T_DRAW, action, seat, action)
+            knowledge.note_draw(self, seat, action)
             self._settle()
         elif phase == DRAIN_PHASE:
             self._drain(action - DRAIN)
         elif phase == DISCARD_PHASE:
+            p = self.player
             card = action - DISCARD
-            self.hands[self.player].remove(card)
+            self.hands[p].remove(card)
             self.discard.append(card)
-            self._lose(self.player, card)
+            self._record(p, f"discards {TEXT[card]}")
+            push(self, T_DISCARD, action, p, card)
+            knowledge.note_gone(self, p, card)
             self._settle()
         elif phase == ANSWER:
-            self._answer(action == ACCEPT)
+            self._answer(action)
         elif phase == BID_PHASE:
             self._bid(action)
         else:
@@ -265,6 +301,7 @@ class FirstDruidState(State):
         new.altar = self.altar[:]
         new.acted = self.acted
         new.offers = self.offers
+        new.withdrawn = self.withdrawn
         new.offer_to = self.offer_to
         new.give = self.give[:]
         new.ask = self.ask[:]
@@ -275,19 +312,24 @@ class FirstDruidState(State):
         new.contest = self.contest
         new.bidder = self.bidder
         new.last_contest = self.last_contest
-        new.pub = self.pub[:]
-        new.priv = self.priv[:]
+        new.views = self.views[:]
+        new.trail = self.trail
+        new.rooted = self.rooted
         new.log = self.log
         new.winners = self.winners
         new.reason = self.reason
         return new
 
     def observation(self, player: int | None) -> dict[str, Any]:
-        """Returns what seat ``player`` (None: a spectator) knows at the table (G3, FD13)."""
+        """Returns what seat ``player`` (None: a spectator) knows at the table (G3, G6, FD13, FD15)."""
         return knowledge.observation(self, player)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> FirstDruidState:
-        """Returns a state with every card hidden from ``player`` re-drawn consistently (G3, FD13)."""
+        """Returns a state reached by a legal history in which ``player`` saw exactly what it saw
+        here (equal records), everything hidden from it re-drawn: other seats' draws and the cards
+        of drains it took no part in, face-down bids, unsent offers (G3, G6, FD13, FD15). Every
+        world its record allows can come out, and no other; the draws depend only on what the
+        seat knows and ``rng``."""
         return knowledge.resample(self, player, rng)
 
     def _fields(self) -> dict[str, Any]:
@@ -326,31 +368,61 @@ class FirstDruidState(State):
         if action < ADVANCE:
             if action < PICK_WILD:
                 card = action
+                self._record(p, f"picks {TEXT[card]}")
             else:
                 card = WILD_BASE + self.colours[p]
                 self.table_wild = action - PICK_WILD + 1
+                self._record(p, f"picks {TEXT[card]} as {self.table_wild}")
             self.hands[p].remove(card)
             self.table.append(card)
-            self._lose(p, card)
+            push(self, T_PICK, action, p, card)
+            knowledge.note_gone(self, p, card)
         elif action < OFFER:
             self._resolve(p, action)
-        elif action < GIVE:
+        elif action < GIVE:  # FD15: composing an offer is seen by its author alone until it is sent
+            k = action - OFFER
             self.offers += 1
-            self.offer_to = action - OFFER
+            self.offer_to = k
+            self._record(p, None, {p: f"starts an offer to seat {k}"})
+            push(self, T_OFFER, action, p, k)
         elif action < ASK:
-            self.give.append(action - GIVE)
-            self.pub[p] |= 1 << (action - GIVE)  # the offer shows the card in this hand
+            card = action - GIVE
+            _insort(self.give, card)
+            self._record(p, None, {p: f"puts {TEXT[card]} in the offer"})
+            push(self, T_GIVE, action, p, card)
         elif action < SEND:
-            self.ask.append(action - ASK)
+            card = action - ASK
+            _insort(self.ask, card)
+            self._record(p, None, {p: f"asks for {TEXT[card]} in the offer"})
+            push(self, T_ASK, action, p, card)
         elif action == SEND:
+            k = self.offer_to
+            give = " ".join(TEXT[c] for c in self.give)
+            ask = " ".join(TEXT[c] for c in self.ask)
+            self._record(p, f"offers seat {k} {give} for {ask}")
+            push(self, T_SEND, action, p, k, tuple(self.give), tuple(self.ask))
+            knowledge.note_offer(self, p, self.give, self.ask)
             self.phase = ANSWER
-            self.player = self.offer_to
+            self.player = k
+        elif action == WITHDRAW:  # FD15: it still counts as one of the turn's offers
+            self.withdrawn += 1
+            self.offer_to = -1
+            self.give = []
+            self.ask = []
+            self._record(p, None, {p: "withdraws the offer"})
+            push(self, T_WITHDRAW, action, p)
         else:  # END_TURN or PASS
             self.ending = True
+            self.offers = 0
+            self.withdrawn = 0
             if action == PASS:  # FD3: the inactive turn draws 1 + trilithons owned
+                self._record(p, "passes: the inactive turn")
                 self.draw_seat = p
                 self.draw_count = 1 + self.owners.count(p)
                 self._note(f"seat {p} takes the inactive turn")
+            else:
+                self._record(p, "ends the turn")
+            push(self, T_END, action, p)
             self._settle()
 
     def _resolve(self, p: int, action: int) -> None:
@@ -385,6 +457,8 @@ class FirstDruidState(State):
             what = f"takes over trilithon {t + 1} from seat {self.owners[t]}"
             self.owners[t] = p
         self._note(f"seat {p} plays {played} and {what}")
+        self._record(p, what)
+        push(self, T_EFFECT, action, p)
         if max(self.pos) >= box.RING_SPACES:  # FD7: after every effect of the play
             self._finish(f"a druid reached {box.RING_SPACES}")
             return
@@ -395,16 +469,22 @@ class FirstDruidState(State):
         taker = self.active()
         self.hands[victim].remove(card)
         self.hands[taker].append(card)
+        seen = f"seat {taker} drains {TEXT[card]} from seat {victim}"  # FD13: taker and victim only
+        self._record(CHANCE, f"seat {taker} drains a card from seat {victim}", {taker: seen, victim: seen})
+        push(self, T_DRAIN, DRAIN + card, taker, victim, (card,))
         knowledge.note_drain(self, taker, victim, card)
         self._note(f"seat {taker} drains a card from seat {victim}", taker, victim, card)
         self._settle()
 
-    def _answer(self, accept: bool) -> None:
+    def _answer(self, action: int) -> None:
+        accept = action == ACCEPT
         a = self.active()
         b = self.offer_to
         offer = (
             f"seat {a} offers seat {b} {' '.join(TEXT[c] for c in self.give)} for {' '.join(TEXT[c] for c in self.ask)}"
         )
+        self._record(b, "accepts" if accept else "declines")
+        push(self, T_ANSWER, action, b, a, tuple(self.give), tuple(self.ask))
         if accept:
             knowledge.note_trade(self, a, b, self.give, self.ask)
             for c in self.give:
@@ -485,9 +565,12 @@ class FirstDruidState(State):
 
     def _refill(self) -> None:
         """The discard pile becomes the deck when the deck is empty (draws pick uniformly, G1)."""
-        if not self.draw:
+        if not self.draw and self.discard:
             self.draw = self.discard
             self.discard = []
+            self._record(CHANCE, "the discard pile becomes the draw pile")
+            push(self, T_REFILL, -1, -1, -1, tuple(sorted(self.draw)))
+            knowledge.note_refill(self)
 
     def _start_round(self) -> None:
         """FD8: the player of the day's colour starts; else cards are turned until one matches."""
@@ -506,6 +589,9 @@ class FirstDruidState(State):
 
     def _turn_element(self, card: int) -> None:
         self.draw.remove(card)
+        self._record(CHANCE, f"turns {TEXT[card]}")
+        push(self, T_TURN, TURN_CARD + card, -1, card)
+        knowledge.note_turned(self, card)
         seat = self.seat_of[box.CARD_COLOUR[card]]  # FD8: a trilithon card by its dot; black never
         if seat < 0:
             self.turned.append(card)  # set aside face up until a card matches
@@ -521,9 +607,11 @@ class FirstDruidState(State):
         self._begin_turn()
 
     def _begin_turn(self) -> None:
+        push(self, T_BEGIN, -1, self.active())
         self.acted = False
         self.ending = False
         self.offers = 0
+        self.withdrawn = 0
         self.offer_to = -1
         self.give = []
         self.ask = []
@@ -537,6 +625,8 @@ class FirstDruidState(State):
             return False
         number = self.neutral // 2 + 1
         self.neutral += 1
+        time = f"{self.neutral // 2 + 1} {'day' if self.neutral % 2 else 'night'}"
+        self._record(CHANCE, f"the neutral figure moves to {time}")
         self.contest = 0
         if self.neutral % 2 == 0:  # from n day to n+1 night: the element card goes, spirits are contested
             if self.element >= 0:
@@ -551,17 +641,24 @@ class FirstDruidState(State):
 
     def _bid(self, action: int) -> None:
         p = self.player
-        if BID <= action < SEAL:
+        if BID <= action < SEAL:  # FD9: face down; the others see that a card was laid
             card = action - BID
             self.hands[p].remove(card)
             self.bids[p].append(card)
+            self._record(p, "bids a card face down", {p: f"bids {TEXT[card]} face down"})
+            push(self, T_BID, action, p, card)
             return
+        self._record(p, "seals the bid" if action == SEAL else "bids nothing")
+        push(self, T_SEAL, action, p)
         self.bidder += 1
         if self.bidder < self.n:
             self.player = (self.first + self.bidder) % self.n
             return
         self.bidder = 0
-        self._note(board.reveal(self))
+        shown, outcome = board.reveal(self)
+        self._record(CHANCE, shown)
+        push(self, T_REVEAL, -1, -1)
+        self._note(outcome)
         self._start_round()
 
     def scores(self) -> list[int]:
@@ -574,15 +671,24 @@ class FirstDruidState(State):
         self.winners = tuple(s for s in range(self.n) if scores[s] == best)
         self.reason = f"{why}; the best score is {best}"
         self.phase = OVER
+        self.offers = self.withdrawn = 0  # a turn cut short by the end has no offers left to count
+        self.offer_to = -1
+        self.give = []
+        self.ask = []
+        self._record(CHANCE, f"the game ends: {self.reason}")
 
     # -- helpers ---------------------------------------------------------------------
 
-    def _lose(self, seat: int, card: int) -> None:
-        """A card leaves the seat's hand face up: nobody knows it there any more."""
-        knowledge.note_gone(self, seat, card)
-
     def _note(self, text: str, taker: int = -1, victim: int = -1, card: int = -1) -> None:
         self.log = (*self.log, (text, taker, victim, card))[-LOG_LENGTH:]
+
+
+def _insort(cards: list[int], card: int) -> None:
+    """Inserts ``card`` into the sorted list ``cards``."""
+    k = len(cards)
+    while k and cards[k - 1] > card:
+        k -= 1
+    cards.insert(k, card)
 
 
 def _max_length(n: int) -> int:
@@ -606,7 +712,7 @@ class FirstDruid(Game):
         name="First Druid",
         min_players=3,
         max_players=5,
-        version="1.0.0",
+        version="1.1.0",
         rule_text="First Druid, a racing game by Stephen Thomson and Ian McDonald (the Stonehenge Anthology)",
         summary="race your druid round the circle while winning clans, spirits, trilithons and the altar",
         options=(

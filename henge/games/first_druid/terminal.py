@@ -163,6 +163,9 @@ def render(obs: dict[str, Any]) -> RenderableType:
         known = [f"seat {x}: {' '.join(c)}" for x, c in enumerate(obs["known_by"]) if c]
         if known:
             parts.append(Text("others know you hold: " + "; ".join(known), style="grey62"))
+    either = [f"{e['card']} with seat {' or '.join(str(x) for x in e['seats'])}" for e in obs.get("either_or") or ()]
+    if either:
+        parts.append(Text("in one of several hands: " + "; ".join(either), style="grey62"))
     if obs["result"]:
         parts.append(Text(f"game over: {obs['result']}; winners: {obs['winners']}", style="bold magenta"))
     return Panel(Group(*parts), title="First Druid", title_align="left")

@@ -26,8 +26,25 @@ def position(n: int = 3, **fields: Any) -> State:
     state = data["state"]
     state.update(phase="turn", stage="turns", player=0, first=0, turn=0, draw_count=0, draw_seat=0)
     state["hands"] = [[] for _ in range(n)]
+    state["knowledge"] = None  # a position given without its history: each seat knows its own hand
     state.update(fields)
     placed = {c for key in ("hands", "bids") for h in state[key] for c in h} | set(state["table"])
+    number = state["neutral"] // 2 + 1
+    colours = game.new_initial_state().colours
+    if state["stage"] != "turns":
+        pass  # during the refresh and the contest, the first player is the ended round's
+    elif box.colour_index(number) in colours:  # FD8, G7: the first player is the day colour's seat
+        state.setdefault("first", 0)
+        if "first" not in fields:
+            state["first"] = colours.index(box.colour_index(number))
+    elif state["element"] is None:  # else an element card of the first player's colour lies out
+        state["element"] = next(
+            box.CARD_TEXT[c]
+            for c in box.NUMBER_CARDS
+            if box.CARD_COLOUR[c] == colours[state["first"]] and box.CARD_TEXT[c] not in placed
+        )
+    if "player" not in fields and state["phase"] == "turn":
+        state["player"] = (state["first"] + state["turn"]) % n
     deck = [box.CARD_TEXT[c] for c in game.new_initial_state().deck]
     state["draw_pile"] = [t for t in deck if t not in placed]
     return game.state_from_json(data)
@@ -96,9 +113,10 @@ def test_offers_a_rivals_trilithon_card_for_a_card_that_completes_a_clan():
 
 
 def test_accepts_its_own_trilithon_card_and_never_gives_it_away():
-    state = position(
+    state = position(  # 2 night: the blue seat 1 plays, seat 0 answers
         hands=[["2d", "17n"], ["T-white", "9n"], ["3d"]],
-        first=1,
+        neutral=2,
+        druids=[2, 2, 2],
         turn=0,
         offers=1,
         offer_to=0,
@@ -110,7 +128,8 @@ def test_accepts_its_own_trilithon_card_and_never_gives_it_away():
     assert choice(state) == "accept"
     state = position(
         hands=[["T-white", "17n"], ["20d", "9n"], ["3d"]],
-        first=1,
+        neutral=2,
+        druids=[2, 2, 2],
         offers=1,
         offer_to=0,
         give=["20d"],

@@ -27,11 +27,13 @@ def position(n: int = 3, *, colours: str = "cycle", **fields: Any) -> FirstDruid
     state = data["state"]
     state.update(phase="turn", stage="turns", player=0, first=0, turn=0, draw_count=0, draw_seat=0)
     state["hands"] = [[] for _ in range(n)]
+    state["knowledge"] = None  # a position given without its history: each seat knows its own hand
     state.update(fields)
-    if "player" not in fields and state["phase"] == "turn":
-        state["player"] = (state["first"] + state["turn"]) % n
     placed = {c for key in ("hands", "bids") for h in state[key] for c in h}
     placed |= set(state["discard_pile"]) | set(state["table"]) | set(state["turned"])
+    _first_player(state, game.new_initial_state().colours, placed, given="first" in fields)
+    if "player" not in fields and state["phase"] == "turn":
+        state["player"] = (state["first"] + state["turn"]) % n
     if state["element"]:
         placed.add(state["element"])
     deck = [box.CARD_TEXT[c] for c in henge.load(GAME, n, colours=colours).new_initial_state().deck]
@@ -43,6 +45,34 @@ def position(n: int = 3, *, colours: str = "cycle", **fields: Any) -> FirstDruid
     loaded = game.state_from_json(data)
     assert isinstance(loaded, FirstDruidState)
     return loaded
+
+
+def _first_player(state: dict[str, Any], colours: tuple[int, ...], placed: set[str], *, given: bool) -> None:
+    """FD8, G7: the first player is the seat of the day's colour; failing one, an element card
+    of the first player's colour lies out (a number card of that colour nobody holds)."""
+    if state["stage"] != "turns":
+        return  # during the refresh and the contest, the first player is the ended round's
+    number = state["neutral"] // 2 + 1
+    colour = box.colour_index(number)
+    if colour in colours:
+        if not given:
+            state["first"] = colours.index(colour)
+    elif state["element"] is None and state["phase"] != "element":
+        wanted = colours[state["first"]]
+        for c in box.NUMBER_CARDS:
+            if box.CARD_COLOUR[c] == wanted and box.CARD_TEXT[c] not in placed:
+                state["element"] = box.CARD_TEXT[c]
+                break
+
+
+def dealt(n: int, hands: list[list[str]], colours: str = "cycle") -> FirstDruidState:
+    """Returns a real game just after the deal (five cards to each seat in turn, these): the
+    white seat's turn on 1 night. Its history is real, so every seat has a record (G6)."""
+    state = henge.load(GAME, n, colours=colours).new_initial_state()
+    assert isinstance(state, FirstDruidState)
+    for hand_texts in hands:
+        play(state, *(f"draw {t}" for t in hand_texts))
+    return state
 
 
 def texts(state: FirstDruidState) -> list[str]:
@@ -137,7 +167,9 @@ def test_FD8_cards_are_turned_until_one_matches_and_stay_for_night_and_day():
 
 
 def test_additional_turn_refreshes_one_card_each_in_turn_order():
-    state = position(4, first=2, turn=3, acted=True, hands=[["1d"], ["2d"], ["3d"], ["4d"]])
+    # 3 night is green: seat 2 started the round; the refresh goes 2, 3, 0, 1.
+    state = position(4, neutral=4, turn=3, acted=True, druids=[3] * 4, hands=[["1d"], ["2d"], ["3d"], ["4d"]])
+    assert state.first == 2
     play(state, "end turn")
     seen = []
     while state.is_chance_node():
@@ -149,9 +181,10 @@ def test_additional_turn_refreshes_one_card_each_in_turn_order():
 
 
 def test_FD5_no_draws_while_the_neutral_is_ahead_and_catching_up_restores_them():
-    # The neutral moves from 3 day to 4 night: seat 1's druid on 3 is behind.
+    # The neutral moves from 3 day to 4 night: seat 1's druid on 3 is behind. Green seat 2 started
+    # the round, so the refresh goes 2, (1 skipped) 0.
     state = position(3, neutral=5, turn=2, acted=True, druids=[4, 3, 5], hands=[["1d"], ["2d"], ["3d"]])
-    play(state, "end turn", "draw 10d", "draw 12d")
+    play(state, "end turn", "draw 12d", "draw 10d")
     assert hand(state, 1) == ["2d"] and hand(state, 0) == ["10d", "1d"] and hand(state, 2) == ["12d", "3d"]
     assert obs(state)["in_contact"] == [True, False, True] and obs(state)["phase"] == "bid"
     # The inactive turn of a seat out of contact draws nothing.
@@ -330,9 +363,15 @@ def test_FD12_altar_order_redressing_and_several_bars_a_turn():
 
 
 def test_FD13_drain_is_random_per_hand_known_to_taker_and_victim_only():
-    state = position(4, druids=[29, 1, 1, 1], hands=[["9d", "9n"], ["1d", "2d", "3d"], ["4n"], ["5n", "6n"]])
+    hands = [
+        ["9d", "9n", "20d", "21d", "22d"],
+        ["1d", "2d", "3d", "23d", "24d"],
+        ["4n", "25d", "26d", "27d", "28d"],
+        ["5n", "6n", "29d", "30d", "11n"],
+    ]
+    state = dealt(4, hands)  # a real history: every seat has a record to resample from
     play(state, "pick 9d", "pick 9n", "build")
-    assert [p for _, p in state.chance_outcomes()] == [pytest.approx(1 / 3)] * 3
+    assert [p for _, p in state.chance_outcomes()] == [pytest.approx(1 / 5)] * 5
     play(state, "drain 2d", "drain 4n", "drain 6n")
     assert obs(state, 1)["known_cards"][0] == ["2d"]  # the victim knows where it went
     assert obs(state, 2)["known_cards"][0] == ["4n"] and obs(state, 3)["known_cards"][0] == ["6n"]
@@ -364,8 +403,10 @@ def test_FD2_offers_accepted_or_declined_by_the_other_player():
     assert "send offer" not in texts(state) and "give 3d" in texts(state) and "ask 20n" in texts(state)
     assert "ask 3d" not in texts(state)  # own cards are not asked for
     play(state, "give 3d", "ask 20n")
-    assert obs(state, 2)["offer"] == {"from": 0, "to": 1, "give": ["3d"], "ask": ["20n"]}
+    assert obs(state, 0)["offer"] == {"from": 0, "to": 1, "give": ["3d"], "ask": ["20n"]}
+    assert obs(state, 1)["offer"] is None and obs(state, 2)["offer"] is None  # FD15: not made yet
     play(state, "send offer")
+    assert obs(state, 2)["offer"] == {"from": 0, "to": 1, "give": ["3d"], "ask": ["20n"]}
     assert state.current_player() == 1 and texts(state) == ["accept", "decline"]
     play(state, "accept")
     assert hand(state, 0) == ["20n", "4d"] and hand(state, 1) == ["21n", "3d"]
@@ -500,7 +541,7 @@ def test_spirit_contest_follows_the_refresh_after_each_day():
     play(state, "end turn")
     assert obs(state)["contest"]["number"] == 2 and state.is_chance_node()
     play(state, "draw 10d", "draw 11d", "draw 12d")
-    assert obs(state)["phase"] == "bid" and state.current_player() == 0
+    assert obs(state)["phase"] == "bid" and state.current_player() == 1  # blue seat 1 started 2 day
 
 
 # --- limits, the end, scoring ----------------------------------------------------------------
@@ -589,7 +630,9 @@ def test_observation_hides_other_hands_bids_and_the_deck():
 
 
 def test_resample_keeps_publicly_known_cards_in_place():
-    state = position(3, hands=[["3d", "4d"], ["20n", "21n"], ["1n", "2n"]])
+    state = dealt(
+        3, [["3d", "4d", "5d", "6d", "7d"], ["20n", "21n", "22n", "23n", "24n"], ["1n", "2n", "8n", "9n", "10n"]]
+    )
     play(state, "offer seat 1", "give 3d", "ask 20n", "send offer", "accept")
     rng = random.Random(1)
     for _ in range(10):
