@@ -330,7 +330,7 @@ def test_a_server_restart_in_the_middle_of_a_game_resumes_it(browser, server):
     _settled(page)
     hand, log = _hand(page), _log(page)
     server.restart()  # SIGKILL: only what was stored before each acknowledgement survives
-    page.wait_for_function("document.body.dataset.status === 'act'", timeout=30_000)
+    page.wait_for_function("document.body && document.body.dataset.status === 'act'", timeout=30_000)
     assert _hand(page) == hand and _log(page) == log
     _play(page, rng)
     assert page.locator("#verdict").is_visible()

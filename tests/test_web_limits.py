@@ -531,8 +531,11 @@ def test_loading_a_long_finished_table_does_not_block_the_server(tmp_path):
             delays.append(time.perf_counter() - start)
             time.sleep(0.01)
         worker.join()
-        assert max(delays) < 0.1, f"/healthz waited {max(delays):.2f} s while the table loaded"
         assert results["replay"].status_code == 200 and results["took"] > 0.3  # long enough to matter
+        # On the event loop, /healthz would wait for the whole load; off it, only for the interpreter
+        # lock now and then (a relative bar: absolute times vary with the machine's load).
+        took = results["took"]
+        assert max(delays) < took / 2, f"/healthz waited {max(delays):.2f} s of a {took:.2f} s load"
         assert len(delays) >= 5
 
 
