@@ -230,3 +230,23 @@ def test_play_accepts_any_object_with_a_choose_method():
         henge.play(game, ["random"], seed=4)
     with pytest.raises(ValueError, match="bots: random"):
         henge.play(game, ["genius"] * 3, seed=4)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_G1_every_chance_event_is_uniform_and_the_same_seed_plays_the_same_game(config):
+    game_id, players, options = config
+    game = henge.load(game_id, players, **options)
+    chance_nodes = 0
+
+    def visit(state: State, step: int, rng: random.Random) -> None:
+        nonlocal chance_nodes
+        if state.is_chance_node():
+            chance_nodes += 1
+            probabilities = {p for _, p in state.chance_outcomes()}
+            assert max(probabilities) - min(probabilities) < 1e-12, f"{game_id}: a non-uniform chance event"
+
+    _walk(game, 5, visit)
+    assert chance_nodes > 0
+    agents = ["random"] * players
+    assert henge.play(game, agents, seed=9) == henge.play(game, agents, seed=9)
+    assert henge.play(game, agents, seed=9)["actions"] != henge.play(game, agents, seed=10)["actions"]

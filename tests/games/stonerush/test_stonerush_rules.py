@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -393,3 +394,23 @@ def test_illegal_choice_leaves_the_state_unchanged_and_names_the_legal_ones():
     with pytest.raises(IllegalActionError, match="no action is written"):
         state.apply_text("fly away")
     assert state.to_json() == before
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_G5_turns_pass_clockwise_in_increasing_seat_order(players):
+    game = henge.load("stonerush", players)
+    rng = random.Random(players)
+    state = game.new_initial_state()
+    turns: list[int] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+            continue
+        seat = state.current_player()
+        if not turns or turns[-1] != seat:
+            turns.append(seat)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert len(turns) > players
+    for before, after in itertools.pairwise(turns):
+        assert after == (before + 1) % players, f"seat {before} was followed by seat {after}"
