@@ -29,6 +29,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
+from henge.adapters.encoding import actor_index, slice_starts
+from henge.adapters.encoding import layout_size as _size
 from henge.games.druid_olympics import course
 
 PHASES: tuple[str, ...] = ("deal", "choose first", "block", "block cards", "move", "pay", "enter", "draw", "over")
@@ -88,16 +90,6 @@ def information_state_layout(players: int, options: Mapping[str, Any]) -> tuple[
     return observation_layout(players, options) + (("card_places", (CARDS, len(places(players)))),)
 
 
-def _size(layout: Sequence[tuple[str, tuple[int, ...]]]) -> int:
-    total = 0
-    for _, shape in layout:
-        size = 1
-        for d in shape:
-            size *= d
-        total += size
-    return total
-
-
 def observation_shape(players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     """Returns ``(size,)`` of the observation tensor."""
     return (_size(observation_layout(players, options)),)
@@ -115,15 +107,8 @@ INFORMATION_STATE_SHAPE = information_state_shape
 @cache
 def _starts(players: int) -> tuple[dict[str, int], int, int]:
     """Returns the start of every slice, the observation's size and the information state's."""
-    starts: dict[str, int] = {}
-    at = 0
-    for name, shape in information_state_layout(players, {}):
-        starts[name] = at
-        size = 1
-        for d in shape:
-            size *= d
-        at += size
-    return starts, _size(observation_layout(players, {})), at
+    layout = information_state_layout(players, {})
+    return slice_starts(layout), _size(observation_layout(players, {})), _size(layout)
 
 
 def _index(values: Sequence[str], value: str, what: str) -> int:
@@ -131,13 +116,6 @@ def _index(values: Sequence[str], value: str, what: str) -> int:
         return values.index(value)
     except ValueError:
         raise ValueError(f"druid_olympics encoding: unknown {what} {value!r}") from None
-
-
-def _actor(player: int, n: int) -> int:
-    """Seat k is k; chance is n; the end of the game is n + 1."""
-    if player >= 0:
-        return player
-    return n if player == -1 else n + 1
 
 
 def _write(observation: Mapping[str, Any], t: list[float], at: dict[str, int]) -> None:
@@ -148,7 +126,7 @@ def _write(observation: Mapping[str, Any], t: list[float], at: dict[str, int]) -
     seat = observation["seat"]
     if seat is not None:
         t[at["seat"] + seat] = 1.0
-    t[at["current_player"] + _actor(observation["current_player"], n)] = 1.0
+    t[at["current_player"] + actor_index(observation["current_player"], n)] = 1.0
     t[at["phase"] + _index(PHASES, observation["phase"], "phase")] = 1.0
     if observation["first_player"] >= 0:
         t[at["first_player"] + observation["first_player"]] = 1.0

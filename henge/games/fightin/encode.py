@@ -30,6 +30,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
+from henge.adapters.encoding import layout_size as _size
+from henge.adapters.encoding import slice_starts
 
 PHASES: tuple[str, ...] = ("deal", "draw", "flip", "choose", "over")
 EVENTS: tuple[str, ...] = ("fightin", "drinkin", "stealin")
@@ -124,16 +126,6 @@ def information_state_layout(players: int, options: Mapping[str, Any]) -> tuple[
     return observation_layout(players, options) + (("card_places", (CARDS, len(PLACES))),)
 
 
-def _size(layout: Sequence[tuple[str, tuple[int, ...]]]) -> int:
-    total = 0
-    for _, shape in layout:
-        size = 1
-        for d in shape:
-            size *= d
-        total += size
-    return total
-
-
 def observation_shape(players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     """Returns ``(size,)`` of the observation tensor."""
     return (_size(observation_layout(players, options)),)
@@ -151,15 +143,8 @@ INFORMATION_STATE_SHAPE = information_state_shape
 @cache
 def _starts() -> tuple[dict[str, int], int, int]:
     """Returns the start of every slice, the observation's size and the information state's."""
-    starts: dict[str, int] = {}
-    at = 0
-    for name, shape in information_state_layout(2, {}):
-        starts[name] = at
-        size = 1
-        for d in shape:
-            size *= d
-        at += size
-    return starts, _size(observation_layout(2, {})), at
+    layout = information_state_layout(2, {})
+    return slice_starts(layout), _size(observation_layout(2, {})), _size(layout)
 
 
 def _index(values: Sequence[str], value: str, what: str) -> int:

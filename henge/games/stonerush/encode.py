@@ -28,6 +28,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
+from henge.adapters.encoding import actor_index, slice_starts
+from henge.adapters.encoding import layout_size as _size
 
 PHASES: tuple[str, ...] = ("deal trilithons", "deal hands", "choose start", "play", "discard", "draw", "over")
 DRUIDS: tuple[str, ...] = box.PLAYER_COLOURS
@@ -90,16 +92,6 @@ def information_state_layout(players: int, options: Mapping[str, Any]) -> tuple[
     )
 
 
-def _size(layout: Sequence[tuple[str, tuple[int, ...]]]) -> int:
-    total = 0
-    for _, shape in layout:
-        size = 1
-        for d in shape:
-            size *= d
-        total += size
-    return total
-
-
 def observation_shape(players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     """Returns ``(size,)`` of the observation tensor."""
     return (_size(observation_layout(players, options)),)
@@ -118,15 +110,7 @@ INFORMATION_STATE_SHAPE = information_state_shape
 def _starts(players: int) -> tuple[dict[str, int], int, int]:
     """Returns the start of every slice, the observation's size and the information state's."""
     layout = information_state_layout(players, {})
-    starts: dict[str, int] = {}
-    at = 0
-    for name, shape in layout:
-        starts[name] = at
-        size = 1
-        for d in shape:
-            size *= d
-        at += size
-    return starts, _size(observation_layout(players, {})), at
+    return slice_starts(layout), _size(observation_layout(players, {})), _size(layout)
 
 
 def _index(values: Sequence[str], value: str, what: str) -> int:
@@ -136,13 +120,6 @@ def _index(values: Sequence[str], value: str, what: str) -> int:
         raise ValueError(f"stonerush encoding: unknown {what} {value!r}") from None
 
 
-def _actor(player: int, n: int) -> int:
-    """Seat k is k; chance is n; the end of the game is n + 1."""
-    if player >= 0:
-        return player
-    return n if player == -1 else n + 1
-
-
 def _write(observation: Mapping[str, Any], t: list[float], at: dict[str, int]) -> None:
     """Writes the observation slices into ``t`` (zeros)."""
     card = _CARD.__getitem__
@@ -150,7 +127,7 @@ def _write(observation: Mapping[str, Any], t: list[float], at: dict[str, int]) -
     seat = observation["seat"]
     if seat is not None:
         t[at["seat"] + seat] = 1.0
-    t[at["current_player"] + _actor(observation["current_player"], n)] = 1.0
+    t[at["current_player"] + actor_index(observation["current_player"], n)] = 1.0
     t[at["phase"] + _index(PHASES, observation["phase"], "phase")] = 1.0
     if observation["starting_player"] >= 0:
         t[at["starting_player"] + observation["starting_player"]] = 1.0
