@@ -2,10 +2,12 @@
 
 The player races: it moves with the card that brings its runner furthest
 along (measured in the turns still needed to reach the altar, so a turn lost
-on a block counts against a move), pays extra cards on the coloured ring when
-they carry it past the bars in its way, enters the horseshoe at the end with
-fewer blocks, and in the horseshoe plays the fewest cards that reach the most
-stones, keeping its high cards. In the blocking round it blocks the runners
+on a block counts against a move and a rival block still ahead counts as the
+turns it will cost), pays extra cards on the coloured ring when they carry it
+past the bars in its way, enters the horseshoe at the end with fewer blocks,
+and in the horseshoe plays the fewest cards that reach the most stones,
+keeping its high cards. A player that cannot move lays a block with its cards
+to draw afresh (a full hand draws nothing). In the blocking round it blocks the runners
 most likely to win: a bar or disk just ahead of them (its own never stop
 itself, so it may lie ahead of it too), a trilithon only where it lies behind
 its own runner, a bluestone trilithon only against a rival about to win. It
@@ -27,7 +29,17 @@ from henge import box
 from henge.agents.base import Decision
 from henge.engine import State
 from henge.games.druid_olympics import course
-from henge.games.druid_olympics.course import ALTAR, BLUESTONE, EMPTY, HORSESHOE, INNER, NUMBERED, SPACES, TRILITHON
+from henge.games.druid_olympics.course import (
+    ALTAR,
+    BLUESTONE,
+    COLOURED,
+    EMPTY,
+    HORSESHOE,
+    INNER,
+    NUMBERED,
+    SPACES,
+    TRILITHON,
+)
 
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: a turn's worth of a move is seen only after the rivals' replies, so each
@@ -166,6 +178,18 @@ def evaluate(state: State) -> list[float]:
 # --- the rule-based player ---------------------------------------------------------------------
 
 
+_OBSTACLE = {(False, False): 0.8, (False, True): 1.8, (True, False): 0.1, (True, True): 0.6}
+"""Turns a rival block ahead on the rings costs, by (numbered or inner ring, trilithon).
+
+On the coloured ring a bar is passed only with an extra card of the destination
+colour, so it mostly costs the lost turn of ending on it: counted at 0.8 (a
+trilithon 1.8), ending on the block nearest ahead, which must be crossed anyway,
+scores no worse than staying put (a move gains at least one space, 1/4.5 of a
+move). On the numbered and inner rings a bar costs one step, a trilithon its
+span and two steps (cards too short end on it).
+"""
+
+
 class _View:
     """What the player reads from its observation, in course terms."""
 
@@ -177,6 +201,27 @@ class _View:
         self.progress = [r["progress"] for r in obs["runners"]]
         self.hand = [_CARD[t] for t in obs["hand"]]
         self.table = [_CARD[t] for t in obs["table"]]
+        self.obstacles = self._obstacles()
+        self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
+        """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
+
+    def _obstacles(self) -> list[tuple[int, float]]:
+        """Returns the first space of each rival block on the rings (a trilithon once per ring) and its cost."""
+        found = []
+        cover = self.cover
+        for space in range(HORSESHOE):
+            code = cover[space]
+            if not course.extra_cost(code, self.seat):
+                continue
+            trilithon = code >= TRILITHON
+            if trilithon and space not in (COLOURED, NUMBERED) and cover[space - 1] == code:
+                continue  # the same trilithon's earlier space counts it
+            found.append((space, _OBSTACLE[space >= NUMBERED, trilithon]))
+        return found
+
+    def obstacles_ahead(self, progress: int) -> float:
+        """Returns the turns the rival blocks ahead of ``progress`` on the rings cost the player."""
+        return sum(cost for space, cost in self.obstacles if space > progress)
 
     def moves_left(self, seat: int, progress: int, hand: list[int] | None, cover: list[int] | None = None) -> float:
         cover = self.cover if cover is None else cover
@@ -229,8 +274,10 @@ def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
 
 def _move_score(view: _View, card: int, paid: int = 0) -> float:
     seat = view.seat
+    start = view.progress[seat]
     after, lost = _after_move(view, card, paid)
-    return view.moves_left(seat, view.progress[seat], None) - view.moves_left(seat, after, None) - lost
+    gain = view.moves_left(seat, start, None) - view.moves_left(seat, after, None)
+    return gain + view.obstacles_ahead(start) - view.obstacles_ahead(after) - lost
 
 
 def _payable(view: _View, card: int) -> int:
@@ -240,12 +287,17 @@ def _payable(view: _View, card: int) -> int:
 
 def _best_ring_move(view: _View, hand: list[int]) -> tuple[float, int | None]:
     """Returns the best move's score and card (None: staying put is best)."""
+    key = tuple(hand)
+    known = view.best_moves.get(key)
+    if known is not None:
+        return known
     best: tuple[float, int | None] = (0.0, None)
     for card in sorted(c for c in hand if c < _TRI_CARD):
         paid_max = _payable(view, card) if view.progress[view.seat] < NUMBERED - 1 else 0
         score = max(_move_score(view, card, paid) for paid in range(paid_max + 1))
         if score > best[0] + 1e-9:
             best = (score, card)
+    view.best_moves[key] = best
     return best
 
 
@@ -347,6 +399,9 @@ def _delay(view: _View, seat: int, target: course.Target) -> float:
 _OWN_WEIGHT_FLOOR = 0.15
 _FREED_SLOT = 0.4
 """Turns a hand gains when a trilithon card, which never moves a runner, leaves it for a fresh draw."""
+_REFRESH = 0.5
+"""Turns a stuck hand gains for each card a block takes from it: a full hand draws nothing, so a
+player who cannot move would otherwise hold the same cards, and stay put, turn after turn."""
 
 
 def _own_weight(chances: list[float], seat: int) -> float:
@@ -354,7 +409,7 @@ def _own_weight(chances: list[float], seat: int) -> float:
     return chances[seat] + _OWN_WEIGHT_FLOOR
 
 
-def _block_value(view: _View, target: course.Target, chances: list[float]) -> float:
+def _block_value(view: _View, target: course.Target, chances: list[float], stuck: bool) -> float:
     value = 0.0
     for seat in range(len(view.progress)):
         if seat != view.seat:
@@ -367,7 +422,7 @@ def _block_value(view: _View, target: course.Target, chances: list[float]) -> fl
             vacated = course.TARGETS[course.parse_space(old)]  # a bar's or disk's target index is its space's
             value -= sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
     elif target.need == course.NEED_ALL:  # a bluestone trilithon: no move this turn
-        value -= mine * 1.0
+        value -= 0.0 if stuck else mine * 1.0
     else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
         value += mine * _FREED_SLOT
     return value
@@ -380,9 +435,27 @@ def _keep_card(view: _View) -> int | None:
     return _best_ring_move(view, view.hand)[1]
 
 
-def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None) -> float:
-    """Returns what paying with ``cards`` costs the player's own race, in turns."""
+def _stuck(view: _View, hand: list[int]) -> bool:
+    """Returns whether the player cannot move with ``hand``: on the rings no move beats staying put,
+    in the horseshoe all its cards together reach no stone."""
+    seat = view.seat
+    start = view.progress[seat]
+    if start < HORSESHOE:
+        return _best_ring_move(view, hand)[1] is None
+    end = view.ends[seat]
+    assert end
+    points = sum(_NUMBER[c] for c in hand) // 10
+    return course.horseshoe_walk(view.cover, seat, end, start, points) == start
+
+
+def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: bool = False) -> float:
+    """Returns what paying with ``cards`` costs the player's own race, in turns.
+
+    A stuck player pays with its trilithon cards first: they never move a runner.
+    """
     cost = 0.01 * len(cards)
+    if stuck:
+        cost += 0.02 * sum(1 for c in cards if c < _TRI_CARD)
     if keep is not None and keep in cards:
         rest = [c for c in view.hand if c not in cards]
         cost += _best_ring_move(view, view.hand)[0] - _best_ring_move(view, rest)[0]
@@ -394,6 +467,8 @@ def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None) -> floa
 def _choose_block(view: _View, actions: dict[str, int]) -> str:
     chances = view.chances()
     keep = _keep_card(view)
+    stuck = _stuck(view, view.hand)
+    mine = _own_weight(chances, view.seat)
     best, best_value = "pass", _BLOCK_THRESHOLD
     for text in actions:
         if text == "pass":
@@ -407,8 +482,10 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
         payments = course.completions(target, hand, [])
         if not payments:
             continue
-        cost = min(_payment_cost(view, p, keep) for p in payments) * _own_weight(chances, view.seat)
-        value = _block_value(view, target, chances) - cost
+        laid = 1 if target.piece >= TRILITHON else 0  # the trilithon card
+        refresh = _REFRESH if stuck else 0.0
+        net = max(refresh * (laid + len(p)) - _payment_cost(view, p, keep, stuck) for p in payments)
+        value = _block_value(view, target, chances, stuck) + net * mine
         if value > best_value:
             best, best_value = text, value
     return best
@@ -416,11 +493,12 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
 
 def _choose_payment(view: _View, actions: dict[str, int]) -> str:
     keep = _keep_card(view)
+    stuck = _stuck(view, view.hand + view.table)
     target = course.parse_target(view.obs["target"])
     options = [p for p in course.completions(target, view.hand, view.table) if p]
     legal = {t for t in actions if t.startswith("use ")}
     options = [p for p in options if all(f"use {box.CARD_TEXT[c]}" in legal for c in p)]
     if not options:
         return sorted(legal)[0]
-    best = min(options, key=lambda p: (_payment_cost(view, p, keep), sorted(p)))
+    best = min(options, key=lambda p: (_payment_cost(view, p, keep, stuck), sorted(p)))
     return f"use {box.CARD_TEXT[min(best)]}"

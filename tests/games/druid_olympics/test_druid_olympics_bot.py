@@ -106,6 +106,18 @@ def test_moves_past_a_bar_rather_than_end_on_it():
     assert choice(state) == "move 4n"
 
 
+def test_crosses_the_bars_ahead_on_the_coloured_ring_rather_than_wait_for_a_pair():
+    # Every card ends on the bar on coloured 5 or 6 (a lost turn): staying put keeps the full hand
+    # and the same choice next turn, so ending on the bar it must cross anyway is the move.
+    state = position(
+        phase="move",
+        runners=["coloured 4", "coloured 1", "coloured 4"],
+        hands=[["6n", "12n", "T-blue"], *OTHERS],
+        bars=["coloured 3", "coloured 5", "coloured 6"],
+    )
+    assert choice(state) in ("move 6n", "move 12n")
+
+
 def test_stays_put_rather_than_walk_onto_a_trilithon():
     # Every card ends on the red trilithon over inner 1 night .. 2 day (two lost turns).
     state = position(
@@ -152,6 +164,18 @@ def test_stops_a_rival_about_to_win_with_a_bluestone_trilithon():
     assert choice(state) == "trilithon blue on bluestones 8-10"
 
 
+def test_a_stuck_hand_lays_a_block_to_draw_afresh():
+    # Trilithon cards never move a runner, and a full hand draws nothing: without a block the
+    # player would hold these three cards, and stay put, turn after turn.
+    state = position(
+        runners=["coloured 12", "coloured 3", "coloured 2"], hands=[["T-blue", "T-green", "T-red"], *OTHERS]
+    )
+    assert choice(state) != "pass"
+    while state.current_player() == 0 and state.to_json()["state"]["phase"] in ("block", "block cards"):
+        state.apply_text(choice(state))
+    assert len(state.to_json()["state"]["hands"][0]) < 3
+
+
 def test_does_not_pay_a_block_with_the_card_it_moves_with():
     state = position(
         runners=["numbered 2", "numbered 4", "coloured 1"],
@@ -167,10 +191,21 @@ def test_does_not_pay_a_block_with_the_card_it_moves_with():
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_only_legal_actions_over_whole_games(players: int):
-    for seed in range(2):
-        record = play(henge.load(GAME, players), ["heuristic"] * players, seed=seed)
-        assert sum(record["returns"]) == pytest.approx(1.0)
+def test_games_of_rule_based_players_end_by_a_runner_reaching_the_altar(players: int):
+    # Never by the round cap: rule-based players who all stay put behind each other's bars
+    # would leave the cap to name the winner.
+    game = henge.load(GAME, players)
+    for seed in range(5):
+        record = play(game, ["heuristic"] * players, seed=seed)
+        final = game.new_initial_state()
+        for action in record["actions"]:  # the engine refuses an illegal action
+            final.apply_action(action)
+        data = final.to_json()["state"]
+        assert final.is_terminal() and data["turn"] < game.info.round_cap
+        assert data["reason"].endswith("reached the altar stone"), (seed, data["turn"], data["reason"])
+        assert data["runners"].count("altar") == 1
+        assert data["winners"] == [data["runners"].index("altar")]
+        assert record["returns"][data["winners"][0]] == 1.0
 
 
 def test_beats_random_players():
