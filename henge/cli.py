@@ -181,6 +181,19 @@ def bench_command(game_ids: tuple[str, ...], seconds: float, repeats: int, as_js
     show_default=True,
     help="Seconds with nobody seated and no action before a table is abandoned.",
 )
+@click.option(
+    "--bot-workers",
+    type=click.IntRange(min=0, max=64),
+    help="Processes the bots think in [default: one core fewer than the machine has, at least 1; "
+    "0: in the server's process].",
+)
+@click.option(
+    "--bot-seconds",
+    type=click.FloatRange(min=0, max=3600, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Processor time one bot decision may take; past it the bot plays a drawn legal action.",
+)
 @click.option("--max-body-bytes", type=click.IntRange(min=1), help="Largest HTTP request body [default: 65536].")
 @click.option("--max-message-bytes", type=click.IntRange(min=1), help="Largest WebSocket message [default: 16384].")
 @click.option("--max-json-depth", type=click.IntRange(min=1), help="Deepest nesting of JSON [default: 32].")
@@ -207,6 +220,8 @@ def serve_command(
     quiet: bool,
     turn_limit: float,
     abandon_after: float,
+    bot_workers: int | None,
+    bot_seconds: float,
     **limits: Any,
 ) -> None:
     """Play in the browser: serve the lobby and the live tables, stored in a database.
@@ -235,6 +250,8 @@ def serve_command(
             limits=chosen,
             turn_limit=turn_limit,
             abandon_after=abandon_after,
+            bot_workers=bot_workers,
+            bot_seconds=bot_seconds,
         )
     except (SQLAlchemyError, ImportError) as error:
         hint = " (pip install 'henge[postgres]' for PostgreSQL)" if isinstance(error, ImportError) else ""

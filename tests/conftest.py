@@ -129,3 +129,32 @@ def postgres_url() -> Iterator[str]:
         pytest.skip(reason)
     with throwaway_postgres(bin_dir) as url:
         yield url
+
+
+def fresh_postgres_database(url: str) -> str:
+    """Creates an empty database on the server of ``url``; returns its URL."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    server = make_url(url)
+    if server.drivername == "postgresql":
+        server = server.set(drivername="postgresql+psycopg")
+    name = f"henge_{secrets.token_hex(6)}"
+    engine = create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return server.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database for the storage tests, on each engine the server supports: an SQLite file,
+    and a new database on the test session's PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'h.db'}"
+    return fresh_postgres_database(request.getfixturevalue("postgres_url"))

@@ -11,16 +11,12 @@ import json
 import os
 import random
 import re
-import signal
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PLUGINS
+from web_support import Server
 
 import henge
 from henge.agents import heuristics
@@ -49,53 +45,6 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.timeout(240)
-
-
-class Server:
-    """`henge serve` in a subprocess on a loopback port, restartable on the same port and database."""
-
-    def __init__(self, db: str, *, options: list[str] | None = None) -> None:
-        self.db = db
-        self.options = list(options or [])
-        """More ``henge serve`` options (a later one wins over the defaults above)."""
-        self.port = 0
-        self.url = ""
-        self.output: list[str] = []
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> None:
-        """Starts the server and waits until it answers."""
-        command = [sys.executable, "-m", "henge.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", self.db, "--bot-delay", "0", *self.options]
-        # The example game of another package (tests/plugins) is installed for the served app too.
-        path = os.pathsep.join(p for p in (str(PLUGINS), os.environ.get("PYTHONPATH")) if p)
-        env = {**os.environ, "PYTHONPATH": path}
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        assert self.process.stdout is not None
-        first = self.process.stdout.readline()
-        self.output.append(first)
-        match = re.search(r"henge is serving at (http://127\.0\.0\.1:(\d+)/)", first)
-        assert match, f"henge serve printed {first!r}"
-        self.url, self.port = match.group(1), int(match.group(2))
-        threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
-
-    def _drain(self, process: subprocess.Popen[str]) -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            self.output.append(line)
-
-    def stop(self, *, kill: bool = False) -> None:
-        """Stops the server: politely, or at once with SIGKILL (nothing gets to clean up)."""
-        if self.process is None:
-            return
-        self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
-        self.process.wait(timeout=20)
-        self.process = None
-
-    def restart(self) -> None:
-        """Kills the server and starts a new one on the same port and database."""
-        self.stop(kill=True)
-        self.start()
 
 
 @pytest.fixture

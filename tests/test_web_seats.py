@@ -21,6 +21,7 @@ from web_support import create, credentials, database, live_table, seat
 import henge.server
 from henge.agents.base import Decision
 from henge.cli import main
+from henge.server import bots as bots_module
 from henge.server import tables as tables_module
 from henge.server.app import create_app
 from henge.server.store import Store, database_url
@@ -253,9 +254,11 @@ class _Recorder:
 
 def test_a_stand_in_plays_a_seat_whose_time_ran_out_until_its_person_is_back(tmp_path, monkeypatch):
     calls: list[tuple[Any, Any]] = []
-    made = tables_module.make_agent
-    monkeypatch.setattr(tables_module, "make_agent", lambda spec: _Recorder(made(spec), calls))
-    with serving(database(tmp_path / "h.db"), bot_delay=0.02) as client:
+    made = bots_module.make_agent
+    monkeypatch.setattr(bots_module, "make_agent", lambda spec: _Recorder(made(spec), calls))
+    monkeypatch.setattr(bots_module, "_agents", {})
+    # Bots think in this process (bot_workers=0), where the test can look at what they are given.
+    with serving(database(tmp_path / "h.db"), bot_delay=0.02, bot_workers=0) as client:
         created = create(client, game="stonerush", players=3, bot="random", turn_limit=0.4)
         table_id = created["id"]
         number, token = credentials(created["links"][0]["url"])
@@ -288,7 +291,7 @@ def test_a_stand_in_plays_a_seat_whose_time_ran_out_until_its_person_is_back(tmp
 def test_a_stand_in_checks_what_it_sees_against_the_true_state(tmp_path, monkeypatch):
     """Each decision the stand-in gets is its seat's observation and legal actions at that moment."""
     checked: list[bool] = []
-    made = tables_module.make_agent
+    made = bots_module.make_agent
     holder: dict[str, Any] = {}
 
     class Checking(_Recorder):
@@ -300,8 +303,9 @@ def test_a_stand_in_checks_what_it_sees_against_the_true_state(tmp_path, monkeyp
             )
             return super().choose(decision)
 
-    monkeypatch.setattr(tables_module, "make_agent", lambda spec: Checking(made(spec), []))
-    with serving(database(tmp_path / "h.db")) as client:
+    monkeypatch.setattr(bots_module, "make_agent", lambda spec: Checking(made(spec), []))
+    monkeypatch.setattr(bots_module, "_agents", {})
+    with serving(database(tmp_path / "h.db"), bot_workers=0) as client:
         created = create(client, game="stonerush", players=3, bot="random", turn_limit=0.2)
         holder["table"] = live_table(client, created["id"])
         eventually(client, lambda: holder["table"].standins)

@@ -198,8 +198,8 @@ def test_illegal_actions_are_refused_and_change_nothing(tmp_path):
         store.close()
 
 
-def test_every_accepted_action_is_stored_before_it_is_acknowledged(tmp_path, monkeypatch):
-    db = database(tmp_path / "h.db")
+def test_every_accepted_action_is_stored_before_it_is_acknowledged(storage, monkeypatch):
+    db = storage
     with running(db) as client:
         table_id, tokens = _people_table(client, "stonerush", 3)
         _all_seated(client, table_id, tokens)
@@ -348,8 +348,8 @@ def test_the_log_is_made_of_the_seats_own_observations(tmp_path):
 # -- storage and restarts -------------------------------------------------------------------------
 
 
-def test_a_restart_resumes_every_unfinished_table_exactly(tmp_path):
-    db = database(tmp_path / "h.db")
+def test_a_restart_resumes_every_unfinished_table_exactly(storage):
+    db = storage
     rng = random.Random(9)
     with running(db) as client:
         created = create(client, game="stonerush", players=4)
@@ -502,31 +502,6 @@ def test_games_api_lists_games_and_bots(tmp_path):
         assert missing.status_code == 404 and missing.json()["code"] == "no_game"
 
 
-def test_postgresql_keeps_tables_across_a_restart(postgres_url):
-    db = postgres_url
-    rng = random.Random(12)
-    with running(db) as client:
-        created = create(client, game="stonerush", players=3, variant="bluestones")
-        table_id = created["id"]
-        number, token = credentials(created["links"][0]["url"])
-        with seat(client, table_id, number, token) as s:
-            for _ in range(6):
-                view = s.until_turn_or_end()
-                s.act(rng.choice(view["legal"])["text"])
-            view = s.until_turn_or_end()
-        before = true_state(client, table_id).to_json()
-    with running(db) as client:
-        assert true_state(client, table_id).to_json() == before
-        with seat(client, table_id, number, token) as s:
-            current = s.until_turn_or_end()
-            assert current["observation"] == view["observation"]
-            while not current["over"]:
-                s.act(rng.choice(current["legal"])["text"])
-                current = s.until_turn_or_end()
-        statuses = {t["id"]: t["status"] for t in client.get("/api/tables").json()["tables"]}
-        assert statuses[table_id] == "finished"
-
-
 def test_the_creator_takes_the_first_person_seat_unless_told(tmp_path):
     with running(database(tmp_path / "h.db")) as client:
         seats = [{"kind": "bot", "bot": "random"}, {"kind": "person"}, {"kind": "person"}]
@@ -537,8 +512,8 @@ def test_the_creator_takes_the_first_person_seat_unless_told(tmp_path):
         assert bots["sit"] is None and bots["links"] == []
 
 
-def test_the_dealer_and_bots_retry_a_failed_write(tmp_path, monkeypatch, caplog):
-    with running(database(tmp_path / "h.db")) as client:
+def test_the_dealer_and_bots_retry_a_failed_write(storage, monkeypatch, caplog):
+    with running(storage) as client:
         store = client.app.state.store  # type: ignore[attr-defined]
         original = store.append_actions
         failures = iter([True, True])

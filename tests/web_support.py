@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from conftest import PLUGINS
 from fastapi.testclient import TestClient
 
 from henge.engine import State
@@ -105,10 +111,13 @@ class Seat:
             return self.view
         return self.until(lambda m: m["type"] == "view" and m["over"], limit=10**6)  # long games send many
 
-    def act(self, action: Any) -> dict[str, Any]:
-        """Sends an action and returns the ack or error answering it."""
+    def act(self, action: Any, *, seq: int | None = None) -> dict[str, Any]:
+        """Sends an action (numbered ``seq`` when given) and returns the ack or error answering it."""
         self._fresh = False
-        self.ws.send_json({"type": "act", "action": action, "ref": 7})
+        message: dict[str, Any] = {"type": "act", "action": action, "ref": 7}
+        if seq is not None:
+            message["seq"] = seq
+        self.ws.send_json(message)
         return self.until(lambda m: m["type"] in ("ack", "error"))
 
     def send(self, payload: Any) -> None:
@@ -153,3 +162,50 @@ class Spy:
             await original(table, connection, message)
 
         monkeypatch.setattr(LiveTable, "_send", recording)
+
+
+class Server:
+    """`henge serve` in a subprocess on a loopback port, restartable on the same port and database."""
+
+    def __init__(self, db: str, *, options: list[str] | None = None) -> None:
+        self.db = db
+        self.options = list(options or [])
+        """More ``henge serve`` options (a later one wins over the defaults above)."""
+        self.port = 0
+        self.url = ""
+        self.output: list[str] = []
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        """Starts the server and waits until it answers."""
+        command = [sys.executable, "-m", "henge.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        command += ["--db", self.db, "--bot-delay", "0", *self.options]
+        # The example game of another package (tests/plugins) is installed for the served app too.
+        path = os.pathsep.join(p for p in (str(PLUGINS), os.environ.get("PYTHONPATH")) if p)
+        env = {**os.environ, "PYTHONPATH": path}
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        assert self.process.stdout is not None
+        first = self.process.stdout.readline()
+        self.output.append(first)
+        match = re.search(r"henge is serving at (http://127\.0\.0\.1:(\d+)/)", first)
+        assert match, f"henge serve printed {first!r}"
+        self.url, self.port = match.group(1), int(match.group(2))
+        threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
+
+    def _drain(self, process: subprocess.Popen[str]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.output.append(line)
+
+    def stop(self, *, kill: bool = False) -> None:
+        """Stops the server: politely, or at once with SIGKILL (nothing gets to clean up)."""
+        if self.process is None:
+            return
+        self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        self.process.wait(timeout=20)
+        self.process = None
+
+    def restart(self) -> None:
+        """Kills the server and starts a new one on the same port and database."""
+        self.stop(kill=True)
+        self.start()

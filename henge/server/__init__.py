@@ -41,12 +41,16 @@ def serve(
     limits: Limits | None = None,
     turn_limit: float = 120.0,
     abandon_after: float = 86400.0,
+    bot_workers: int | None = None,
+    bot_seconds: float = 10.0,
 ) -> None:
     """Serves the web app until interrupted; prints the address first (``port`` 0: any free port).
 
     ``limits``: what one client may send and how fast (default: :class:`Limits`'s); uvicorn closes a
     WebSocket whose message is larger than ``limits.message_bytes`` before the app reads it.
-    ``turn_limit`` and ``abandon_after``: the timers of :func:`henge.server.app.create_app`.
+    ``turn_limit`` and ``abandon_after``: the timers of :func:`henge.server.app.create_app`;
+    ``bot_workers`` and ``bot_seconds``: the processes bots think in and the processor time of one
+    decision (the same function's).
     """
     limits = limits or Limits()
     import uvicorn
@@ -55,7 +59,15 @@ def serve(
 
     sock = _socket(host, port)
     try:
-        app = create_app(db, bot_delay=bot_delay, limits=limits, turn_limit=turn_limit, abandon_after=abandon_after)
+        app = create_app(
+            db,
+            bot_delay=bot_delay,
+            limits=limits,
+            turn_limit=turn_limit,
+            abandon_after=abandon_after,
+            bot_workers=bot_workers,
+            bot_seconds=bot_seconds,
+        )
     except BaseException:
         sock.close()
         raise

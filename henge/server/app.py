@@ -27,6 +27,7 @@ from henge.agents import agent_names
 from henge.engine import CHANCE, State, list_games, plugin
 from henge.records import RECORD_FORMAT, RECORD_VERSION
 from henge.server import pages
+from henge.server.bots import BOT_SECONDS
 from henge.server.limits import (
     EXCERPT,
     Guard,
@@ -201,12 +202,17 @@ def create_app(
     limits: Limits | None = None,
     turn_limit: float = TURN_LIMIT,
     abandon_after: float = ABANDON_AFTER,
+    bot_workers: int | None = None,
+    bot_seconds: float = BOT_SECONDS,
 ) -> FastAPI:
     """Returns the app serving tables stored in ``db``; bots wait ``bot_delay`` seconds before moving.
 
     ``turn_limit``: the seconds a person has for a turn at a lobby table (a table with a seat open to
     the lobby), after which a stand-in bot plays their seat until they are back. ``abandon_after``:
     the seconds without a seated person and without an action after which a table is abandoned.
+    ``bot_workers`` and ``bot_seconds``: how many processes bots think in (None: a core fewer than
+    the machine has; 0: a thread of this process, for tests that look inside a bot) and the processor
+    time one decision may take (:class:`henge.server.bots.BotPool`).
 
     ``limits`` are the sizes and rates one client may use (default: :class:`Limits`'s). No schema is
     served; ``app.openapi()`` builds it (the property tests fuzz the API from it).
@@ -214,7 +220,14 @@ def create_app(
     limits = limits or Limits()
     limiters = Limiters.of(limits)
     store = Store(db)
-    tables = Tables(store, bot_delay=bot_delay, turn_limit=turn_limit, abandon_after=abandon_after)
+    tables = Tables(
+        store,
+        bot_delay=bot_delay,
+        turn_limit=turn_limit,
+        abandon_after=abandon_after,
+        bot_workers=bot_workers,
+        bot_seconds=bot_seconds,
+    )
     replays = Replays()
 
     @asynccontextmanager
@@ -578,12 +591,18 @@ async def _handle(table: LiveTable, connection: Connection, message: Any, send: 
     kind = message.get("type")
     ref = message.get("ref")
     if kind == "act":
+        seq = message.get("seq")
         try:
-            text = await table.act(connection, message.get("action"))
+            text, again = await table.act(connection, message.get("action"), seq)
         except TableError as error:
             await send({"type": "error", "code": error.code, "message": str(error), "ref": ref})
             return
-        await send({"type": "ack", "ref": ref, "action": text})
+        ack: dict[str, Any] = {"type": "ack", "ref": ref, "action": text}
+        if seq is not None:
+            ack["seq"] = seq
+        if again:
+            ack["again"] = True
+        await send(ack)
     elif kind == "ping":
         await send({"type": "pong", "ref": ref})
     elif kind == "hello":

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -139,6 +139,8 @@ class TableRecord:
     creator_hash: str | None = None
     turn_limit: float | None = None
     on_leave: str | None = None
+    actors: list[int] = field(default_factory=list)
+    """Who took each of ``actions``: a seat, or -1 for a chance outcome."""
 
 
 def now() -> datetime:
@@ -377,12 +379,13 @@ class Store:
                 return None
             seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
             actions: list[int] = []
+            actors: list[int] = []
             if with_actions:
-                actions = list(
-                    session.scalars(
-                        select(ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.step)
-                    )
-                )
+                query = select(ActionRow.action, ActionRow.actor).where(ActionRow.table_id == table_id)
+                rows = session.execute(query.order_by(ActionRow.step))
+                for action, actor in rows:
+                    actions.append(action)
+                    actors.append(actor)
             return TableRecord(
                 id=row.id,
                 game=row.game,
@@ -399,6 +402,7 @@ class Store:
                 creator_hash=row.creator_hash,
                 turn_limit=row.turn_limit,
                 on_leave=row.on_leave,
+                actors=actors,
             )
 
     def action_count(self, table_id: str) -> int:

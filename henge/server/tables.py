@@ -33,9 +33,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from henge.agents import Agent, agent_names, heuristics, make_agent, make_decision
+from henge.agents import agent_names, heuristics, make_agent
 from henge.engine import CHANCE, Game, IllegalActionError, State, game_class, list_games, load
 from henge.records import sample_chance
+from henge.server.bots import BOT_SECONDS, BotPool
 from henge.server.limits import excerpt
 from henge.server.narrate import Observation, narrator
 from henge.server.store import ABANDONED, BROKEN, FINISHED, RUNNING, WAITING, SeatRecord, Store, TableRecord
@@ -63,6 +64,7 @@ _DRIVER_ATTEMPTS = 5
 """Tries of the dealer or a bot (a failing database write, say) before it waits for the next event."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+SEQ_RULE = "seq is a whole number: how many actions your seat had taken before this one (the view's seq)"
 
 
 class TableError(Exception):
@@ -157,20 +159,26 @@ class LiveTable:
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
         self.driver: asyncio.Task[None] | None = None
-        self.agents: dict[int, Agent] = {
-            s.seat: make_agent(s.bot or "") for s in self.seats if s.kind == BOT and s.bot is not None
-        }
+        self.agents: dict[int, str] = {s.seat: s.bot for s in self.seats if s.kind == BOT and s.bot is not None}
+        """Each bot seat's bot (its spec: a name and settings), which thinks in the manager's pool."""
+        for spec in self.agents.values():
+            make_agent(spec)  # a bot this henge cannot make sets the table aside (ValueError), as a bad action does
         self.creator_hash = record.creator_hash
         self.turn_limit = record.turn_limit
         self.on_leave = record.on_leave if record.on_leave in (LEAVE_OPEN, LEAVE_BOT) else LEAVE_BOT
-        self.standins: dict[int, Agent] = {}
+        self.standins: dict[int, str] = {}
         """Bots playing person seats whose time ran out, until their people come back."""
         self.last_active = time.monotonic()
         """When somebody last acted, or sat down or got up (loading counts: downtime does not)."""
         self._turn: tuple[int, asyncio.TimerHandle, float] | None = None  # (seat, timer, deadline)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.taken: dict[int, list[tuple[int, int]]] = {seat: [] for seat in range(game.num_players)}
+        """Each seat's actions so far, as ``(step, action)``: a client numbers its actions by this count."""
         self._observe()
-        for action in record.actions:
+        actors = record.actors or [-2] * len(record.actions)
+        for step, (action, actor) in enumerate(zip(record.actions, actors, strict=True)):
+            if actor in self.taken:
+                self.taken[actor].append((step, action))
             self.state.apply_action(action)
             self._observe()
 
@@ -209,7 +217,7 @@ class LiveTable:
                     "claimed": s.claimed,
                     "lobby": s.lobby,
                     "online": s.seat in online,
-                    "standin": self.standins[s.seat].name if s.seat in self.standins else None,
+                    "standin": self.standins.get(s.seat),
                 }
                 for s in self.seats
             ],
@@ -241,6 +249,7 @@ class LiveTable:
             "over": over,
             "returns": state.returns() if over else None,
             "turn_ends_in": self.turn_ends_in(),
+            "seq": None if seat is None else len(self.taken[seat]),
         }
         connection.log_sent = len(log_lines)
         return message
@@ -426,7 +435,7 @@ class LiveTable:
             self.standins.pop(seat, None)
             if self.on_leave == LEAVE_BOT:
                 record.kind, record.bot = BOT, values["bot"]
-                self.agents[seat] = make_agent(values["bot"])
+                self.agents[seat] = values["bot"]
             self.status = table.get("status", self.status)
             self.turn_limit = table.get("turn_limit", self.turn_limit)
             await self._unseat(seat, None)
@@ -528,7 +537,7 @@ class LiveTable:
                 self._arm()
                 return
             bot = standin_bot(self.game.info.id)
-            self.standins[seat] = make_agent(bot)
+            self.standins[seat] = bot
             log.info("table %s: seat %d ran out of time; a %s bot plays it until they are back", self.id, seat, bot)
             await self.broadcast()
         self.kick()
@@ -597,7 +606,9 @@ class LiveTable:
             returns=after.returns() if over else None,
         )
         changed: set[int | None] = set()
-        for action, _actor in actions:
+        for action, actor in actions:
+            if actor in self.taken:
+                self.taken[actor].append((self.state.move_number(), action))
             self.state.apply_action(action)
             changed |= self._observe()
         self.last_active = time.monotonic()
@@ -609,9 +620,19 @@ class LiveTable:
         # Everybody hears of a new turn; otherwise only viewers who saw something change.
         await self.broadcast(None if (self.state.current_player(), self.status) != turn else changed)
 
-    async def act(self, connection: Connection, raw: Any) -> str:
-        """Checks, stores and applies a person's action; returns its text. Raises TableError."""
+    async def act(self, connection: Connection, raw: Any, seq: Any = None) -> tuple[str, bool]:
+        """Checks, stores and applies a person's action; returns its text, and True if it had been
+        taken already (a resubmission). Raises TableError.
+
+        ``seq``, when given, is how many actions the seat had taken before this one (the ``seq`` of
+        the view it acted on): the same action sent again with the same ``seq``, after a lost answer
+        or a reconnection, is acknowledged again and not applied twice.
+        """
         async with self.lock:
+            if seq is not None and connection.seat is not None:
+                done = self._resubmitted(connection.seat, raw, seq)
+                if done is not None:
+                    return done, True
             action = self._check(connection.seat, raw)
             text = self.game.action_text(action)
             try:
@@ -621,6 +642,30 @@ class LiveTable:
                 log.error("table %s: an action could not be stored (%s)", self.id, type(error).__name__)
                 raise TableError("the action could not be saved; nothing changed, try again", code="storage") from None
         self.kick()
+        return text, False
+
+    def _resubmitted(self, seat: int, raw: Any, seq: Any) -> str | None:
+        """Returns the text of the seat's action number ``seq`` if it is ``raw``, taken already; None
+        if ``seq`` is the seat's next action; raises TableError if it is neither."""
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**31:
+            raise TableError(SEQ_RULE, code="bad_message")
+        done = self.taken[seat]
+        if seq == len(done):
+            return None
+        if seq > len(done):
+            raise TableError(f"your seat has taken {len(done)} actions: seq {seq} is ahead of them", code="stale")
+        step, action = done[seq]
+        text = self.game.action_text(action)
+        same = raw == action if isinstance(raw, int) and not isinstance(raw, bool) else False
+        if isinstance(raw, str):
+            try:
+                same = self.game.parse_action(raw) == action
+            except IllegalActionError:
+                same = False
+        if not same:
+            raise TableError(
+                f"your seat's action {seq} was {text!r} (step {step}); your next is seq {len(done)}", code="stale"
+            )
         return text
 
     # -- chance and bots -----------------------------------------------------------------
@@ -667,20 +712,20 @@ class LiveTable:
                 await self._commit(outcomes)
             return True
         # A seat's bot, or the stand-in of a person whose time ran out: the same interface, the same view.
-        agent = self.agents.get(player) or self.standins.get(player)
-        if agent is None:
+        spec = self.agents.get(player) or self.standins.get(player)
+        if spec is None:
             return False
         await asyncio.sleep(self.manager.bot_delay)
         step = state.move_number()
-        decision = make_decision(state, player, bot_rng(self.seed, player, step), samples=agent.needs_samples)
-        action = await asyncio.to_thread(agent.choose, decision)
+        # It thinks in another process, on a copy: nothing here waits for it but this table's driver.
+        action = await self.manager.bots.choose(spec, state.clone(), player, bot_rng(self.seed, player, step))
         async with self.lock:
             if self.status != RUNNING:
                 return False
-            if self.state.move_number() != step or (self.agents.get(player) or self.standins.get(player)) is not agent:
+            if self.state.move_number() != step or (self.agents.get(player) or self.standins.get(player)) != spec:
                 return True  # somebody moved first, or the person came back
             if action not in self.state.legal_actions():
-                raise RuntimeError(f"bot {agent.name} chose an illegal action")
+                raise RuntimeError(f"bot {spec} chose an illegal action")
             await self._commit([(action, player)])
         return True
 
@@ -709,12 +754,16 @@ class Tables:
         bot_delay: float = 0.8,
         turn_limit: float = TURN_LIMIT,
         abandon_after: float = ABANDON_AFTER,
+        bot_workers: int | None = None,
+        bot_seconds: float = BOT_SECONDS,
     ) -> None:
         for name, value in (("turn_limit", turn_limit), ("abandon_after", abandon_after)):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} is a number of seconds above 0, not {value!r}")
         self.store = store
         self.bot_delay = bot_delay
+        self.bots = BotPool(bot_workers, bot_seconds)
+        """The worker processes every table's bots think in."""
         self.turn_limit = turn_limit
         """The turn limit of a lobby table (and of a table that asks for one without saying how long)."""
         self.abandon_after = abandon_after
@@ -762,6 +811,7 @@ class Tables:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self.bots.close()
 
     async def _load(self, table_id: str) -> LiveTable | None:
         record = await asyncio.to_thread(self.store.load, table_id)

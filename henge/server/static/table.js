@@ -36,6 +36,9 @@
   let retry = 300;
   let last = null;
   let pending = null;
+  // The action sent and not yet answered, with its seq (how many actions this seat had taken before
+  // it): sent again after a reconnection, which the server acknowledges without applying it twice.
+  let unanswered = null;
 
   function setStatus(status) {
     document.body.dataset.status = status;
@@ -51,6 +54,7 @@
     };
     socket.onmessage = (event) => receive(JSON.parse(event.data));
     socket.onclose = (event) => {
+      if (unanswered) unanswered.resend = true;
       if (event.code === 4404 || event.code === 4410) gone = gone || "This table is no more.";
       if (gone) {
         setStatus("gone");
@@ -70,6 +74,10 @@
   // page is drawn once per frame from the latest view.
   function receive(message) {
     if (message.type === "view") {
+      if (unanswered && unanswered.resend) {
+        unanswered.resend = false;
+        socket.send(JSON.stringify({ type: "act", action: unanswered.action, seq: unanswered.seq, ref: nextRef++ }));
+      }
       appendLog(message);
       if (!pending) requestAnimationFrame(() => {
         const view = pending;
@@ -77,8 +85,13 @@
         if (view) render(view);
       });
       pending = message;
-    } else if (message.type === "error") showError(message);
-    else if (message.type === "ack") $("error").hidden = true;
+    } else if (message.type === "error") {
+      unanswered = null;
+      showError(message);
+    } else if (message.type === "ack") {
+      unanswered = null;
+      $("error").hidden = true;
+    }
   }
 
   function showError(message) {
@@ -100,7 +113,8 @@
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     setStatus("sent");
     pending = null; // a view from before the click must not offer the same choice again
-    socket.send(JSON.stringify({ type: "act", action, ref: nextRef++ }));
+    unanswered = last && last.seq !== null ? { action, seq: last.seq, resend: false } : null;
+    socket.send(JSON.stringify({ type: "act", action, seq: unanswered ? unanswered.seq : undefined, ref: nextRef++ }));
   }
 
   function render(view) {

@@ -1,0 +1,148 @@
+"""Bots think in worker processes: bounded in number, in processor time, and out of the server's way."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import time
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from web_support import create, credentials, database, live_table, running, seat
+
+import henge.server
+from henge.cli import main
+from henge.engine import State, load
+from henge.server.bots import BotPool, default_workers
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """Returns the processor time (user and system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _first_druid_turn() -> State:
+    state = load("first_druid", 4).new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choice(outcomes)[0])
+    return state
+
+
+@pytest.mark.slow
+def test_bots_think_in_a_bounded_pool_of_other_processes_while_people_are_answered(tmp_path):
+    """Two tables of search bots think while a person plays at a third: every action of the person
+    is acknowledged, the bots' processor time is spent in one worker process (the pool's bound), and
+    the server's own process spends far less than they do."""
+    with running(database(tmp_path / "h.db")) as client:
+        app = client.app
+        pool = app.state.tables.bots  # type: ignore[attr-defined]
+        pool_size = pool.workers
+        busy = [
+            create(client, game="stonerush", players=3, seats=[{"kind": "bot", "bot": "ismcts"}] * 3)["id"]
+            for _ in range(2)
+        ]
+        created = create(client, game="stonerush", players=3, bot="random")
+        number, token = credentials(created["links"][0]["url"])
+        deadline = time.monotonic() + 20
+        while not pool.pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = pool.pids()
+        assert 1 <= len(workers) <= pool_size
+        server_before = time.process_time()
+        workers_before = sum(_cpu_seconds(pid) for pid in workers)
+        moves_before = [live_table(client, t).state.move_number() for t in busy]
+        acks = 0
+        rng = random.Random(1)
+        with seat(client, created["id"], number, token) as person:
+            while acks < 40:
+                view = person.until_turn_or_end()
+                if view["over"]:
+                    break
+                assert person.act(rng.choice(view["legal"])["id"])["type"] == "ack"
+                acks += 1
+                assert set(pool.pids()) <= set(workers) or len(pool.pids()) <= pool_size
+        time.sleep(1.0)  # the bots think on
+        server_spent = time.process_time() - server_before
+        workers_spent = sum(_cpu_seconds(pid) for pid in workers) - workers_before
+        moves_after = [live_table(client, t).state.move_number() for t in busy]
+    assert acks >= 10
+    assert all(after > before for before, after in zip(moves_before, moves_after, strict=True))
+    assert workers_spent > 0.5, workers_spent
+    assert server_spent < workers_spent, (server_spent, workers_spent)
+
+
+def test_a_decision_past_its_processor_time_is_stopped_and_a_drawn_action_played():
+    state = _first_druid_turn()
+    seat_to_move = state.current_player()
+
+    async def decide() -> tuple[int, int]:
+        pool = BotPool(1, 0.05)
+        try:
+            action = await pool.choose(
+                "ismcts:iterations=1000000:seconds=none", state.clone(), seat_to_move, random.Random(1)
+            )
+            return action, pool.overtime
+        finally:
+            pool.close()
+
+    action, overtime = asyncio.run(decide())
+    assert overtime == 1
+    assert action in state.legal_actions()
+
+
+def test_a_worker_that_dies_is_replaced_for_the_next_decision():
+    state = _first_druid_turn()
+    seat_to_move = state.current_player()
+
+    async def decide() -> list[str]:
+        pool = BotPool(1, 60.0)
+        outcomes = []
+        try:
+            thinking = asyncio.ensure_future(
+                pool.choose("ismcts:iterations=1000000:seconds=none", state.clone(), seat_to_move, random.Random(1))
+            )
+            for _ in range(400):
+                await asyncio.sleep(0.05)
+                if pool.pids():
+                    break
+            os.kill(pool.pids()[0], signal.SIGKILL)
+            try:
+                await thinking
+            except BrokenProcessPool:
+                outcomes.append("broken")
+            action = await pool.choose("random", state.clone(), seat_to_move, random.Random(2))
+            outcomes.append("legal" if action in state.legal_actions() else "illegal")
+        finally:
+            pool.close()
+        return outcomes
+
+    assert asyncio.run(decide()) == ["broken", "legal"]
+
+
+@pytest.mark.parametrize(
+    ("workers", "seconds"), [(-1, 1.0), (65, 1.0), (True, 1.0), (1.5, 1.0), (1, 0.0), (1, -2.0), (1, 4000.0)]
+)
+def test_bad_pool_sizes_and_times_are_refused(workers, seconds):
+    with pytest.raises(ValueError, match=r"bot workers|processor time"):
+        BotPool(workers, seconds)
+
+
+def test_henge_serve_passes_the_bot_pool_options(monkeypatch):
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(henge.server, "serve", lambda **options: seen.update(options))
+    result = CliRunner().invoke(main, ["serve", "--bot-workers", "3", "--bot-seconds", "2.5"])
+    assert result.exit_code == 0, result.output
+    assert (seen["bot_workers"], seen["bot_seconds"]) == (3, 2.5)
+    result = CliRunner().invoke(main, ["serve"])
+    assert (seen["bot_workers"], seen["bot_seconds"]) == (None, 10.0)
+    assert CliRunner().invoke(main, ["serve", "--bot-workers", "99"]).exit_code == 2
+    assert default_workers() == max(1, (os.cpu_count() or 2) - 1)
