@@ -281,8 +281,28 @@ def serve_command(
     "out_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Save the settings, summary and every game (JSON) here.",
+    help="Save the settings, summary and every game (JSON) here; with --until-decided after every block "
+    "(default: results/decided/GAME_Np_FOCAL_vs_OPPONENTS_seedS.json).",
 )
+@click.option(
+    "--until-decided",
+    is_flag=True,
+    help="Play the first agent against the others in blocks of every seat arrangement until a confidence "
+    "sequence puts it above or below its fair share, or --cap-blocks.",
+)
+@click.option(
+    "--cap-blocks", type=int, default=100, show_default=True, help="With --until-decided: the most blocks to play."
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="With --until-decided: 1 - the confidence level."
+)
+@click.option(
+    "--focal-seats",
+    type=int,
+    default=None,
+    help="With --until-decided: the first agent's seats in every game (default: seats shared as in a tournament).",
+)
+@click.option("--resume", is_flag=True, help="With --until-decided: continue the match saved in --out.")
 def tournament_command(
     game_id: str,
     players: int | None,
@@ -292,9 +312,35 @@ def tournament_command(
     seed: int,
     variant: str | None,
     out_path: Path | None,
+    until_decided: bool,
+    cap_blocks: int,
+    alpha: float,
+    focal_seats: int | None,
+    resume: bool,
 ) -> None:
-    """Play bots against each other with rotated seats and report wins, intervals and ratings."""
+    """Play bots against each other with rotated seats and report wins, intervals and ratings.
+
+    With --until-decided, play the first agent against the others until the answer is known (see
+    docs/agents.md, "Decided matches").
+    """
     import os
+
+    source = click.get_current_context().get_parameter_source
+    only_decided = [
+        f"--{name.replace('_', '-')}"
+        for name in ("cap_blocks", "alpha", "focal_seats", "resume")
+        if source(name) is not click.core.ParameterSource.DEFAULT
+    ]
+    if only_decided and not until_decided:
+        verb = "goes" if len(only_decided) == 1 else "go"
+        raise click.UsageError(f"{', '.join(only_decided)} {verb} only with --until-decided")
+    if until_decided:
+        if source("games") is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--games does not go with --until-decided: it stops when decided or at --cap-blocks")
+        _tournament_until_decided(
+            game_id, players, agents, workers, seed, variant, out_path, cap_blocks, alpha, focal_seats, resume
+        )
+        return
 
     from rich.progress import (
         BarColumn,
@@ -349,6 +395,88 @@ def tournament_command(
     if out_path is not None:
         out_path.write_text(json.dumps(data, indent=1))
         console.print(f"results saved to {out_path}")
+
+
+def _tournament_until_decided(
+    game_id: str,
+    players: int | None,
+    agents: str,
+    workers: int | None,
+    seed: int,
+    variant: str | None,
+    out_path: Path | None,
+    cap_blocks: int,
+    alpha: float,
+    focal_seats: int | None,
+    resume: bool,
+) -> None:
+    """``henge tournament --until-decided``: a decided match, saved after every block, resumable."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from henge import tournament
+
+    try:
+        info = henge.game_class(game_id).info
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    names = tuple(a.strip() for a in agents.split(",") if a.strip())
+    if len(names) < 2:
+        raise click.UsageError("--until-decided plays the first of --agents against the others: name two or more")
+    config = tournament.MatchConfig(
+        game_id=game_id,
+        players=info.min_players if players is None else players,
+        focal=names[0],
+        opponents=names[1:],
+        focal_seats=focal_seats,
+        seed=seed,
+        options=_options(game_id, variant),
+        alpha=alpha,
+        cap_blocks=cap_blocks,
+    )
+    try:
+        config.validate()
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise click.BadParameter("use at least one worker", param_hint="--workers")
+    path = out_path if out_path is not None else tournament.default_match_path(config)
+    if path.exists() and not resume:
+        raise click.UsageError(f"{path} already exists: add --resume to continue its match, or choose another --out")
+    per_block = len(tournament.match_lineups(config))
+    console = _console()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    level = f"{100 - 100 * alpha:.12g}%"
+    with Progress(*columns, console=console, transient=True) as progress:
+        bar = progress.add_task(f"{game_id}, {config.players} players: block 1", total=per_block)
+
+        def block_done(result: tournament.MatchResult) -> None:
+            low, high = result.interval
+            description = (
+                f"{game_id}, {config.players} players: block {result.blocks + 1}, "
+                f"{level} CS {low:.3f}-{high:.3f} (fair share {result.fair_share:.3f})"
+            )
+            progress.reset(bar, total=per_block, description=description)
+
+        try:
+            result = tournament.run_match(
+                config,
+                workers=workers,
+                out=path,
+                resume=resume,
+                on_game=lambda _: progress.advance(bar),
+                on_block=block_done,
+            )
+        except tournament.ResumeError as error:
+            raise click.UsageError(str(error)) from None
+        except KeyboardInterrupt:
+            progress.stop()
+            click.echo(f"stopped: {path} holds every finished block; add --resume to go on", err=True)
+            sys.exit(130)
+    click.echo(result.line())
+    click.echo(f"results saved to {path}")
 
 
 if __name__ == "__main__":
