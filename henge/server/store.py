@@ -309,12 +309,16 @@ class Store:
                     )
                 )
             session.flush()
-            values: dict[str, Any] = {"updated_at": stamp}
+            # The time of a table's last change is public (the lobby lists it): an action that nobody
+            # else saw (a First Druid offer withdrawn) must not show in it, so only the end does.
+            values: dict[str, Any] = {}
             if status is not None:
                 values["status"] = status
+                values["updated_at"] = stamp
             if returns is not None:
                 values["returns"] = list(returns)
-            session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+            if values:
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     def claim_seat(self, table_id: str, seat: int, *, token_hash: str | None = None, status: str | None = None) -> None:
         """Marks a seat claimed (with a new token hash if given) and sets the table status."""

@@ -654,7 +654,7 @@ class LiveTable:
             return None
         if seq > len(done):
             raise TableError(f"your seat has taken {len(done)} actions: seq {seq} is ahead of them", code="stale")
-        step, action = done[seq]
+        _step, action = done[seq]  # the table's step is not told: it counts steps the seat never saw
         text = self.game.action_text(action)
         same = raw == action if isinstance(raw, int) and not isinstance(raw, bool) else False
         if isinstance(raw, str):
@@ -663,9 +663,7 @@ class LiveTable:
             except IllegalActionError:
                 same = False
         if not same:
-            raise TableError(
-                f"your seat's action {seq} was {text!r} (step {step}); your next is seq {len(done)}", code="stale"
-            )
+            raise TableError(f"your seat's action {seq} was {text!r}; your next is seq {len(done)}", code="stale")
         return text
 
     # -- chance and bots -----------------------------------------------------------------

@@ -1,0 +1,402 @@
+"""No payload of the server tells a seat more than it may know.
+
+Whole games of every registered game are played through the server by
+people only (one WebSocket per seat, and a spectator), and every message the
+server sends is recorded with the true state at that moment. Then, for a
+sample of those messages, what the receiving seat cannot know is re-drawn
+(``resample_from_infostate``, a state reached by a legal history in which the
+seat saw exactly the same): a table rebuilt from that state's history, as a
+restart would rebuild it, must send that seat exactly the same view, log
+included. A spectator's view must not change whichever seat's unknowns are
+re-drawn. Once a game is over, each seat sends an action again with an old
+``seq``: the answer (``stale``) must be the rebuilt table's too. And no
+message or log line of the server holds the table's seed, a token or a
+token's hash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import random
+import secrets as secrets_module
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from web_support import Seat, Spy, create, credentials, live_table, running, seat, true_state
+
+import henge
+from henge.agents import heuristics
+from henge.agents.base import Decision
+from henge.engine import CHANCE, Game, State
+from henge.server.store import TableRecord
+from henge.server.tables import Connection, LiveTable, TableError, Tables, token_hash
+
+GAMES = henge.list_games()
+pytestmark = pytest.mark.timeout(180)
+
+GAME_FIELDS = ("type", "seat", "observation", "legal", "to_move", "chance", "over", "returns", "seq")
+"""The fields of a view that come from the game (the rest is the table's public facts and its clock)."""
+MOMENTS = 8
+"""Moments of a whole game whose views are checked (spread over the game, its first and last among them)."""
+OPENING = 4
+"""Actions of its people after which the quick test stops a game."""
+DB = "sqlite://"
+"""An SQLite database in memory: what is stored is read back from it while the app runs."""
+RULE_BASED = {"spell_casting"}
+"""Games played by their rule-based player: Spell Casting's random games run to thousands of actions."""
+
+
+def _players(game_id: str) -> int:
+    """The player count a game is played at here: three, where the game allows it."""
+    info = henge.game_class(game_id).info
+    return min(max(3, info.min_players), info.max_players)
+
+
+def _seed(game_id: str) -> int:
+    """A fixed secret seed per game (62 bits, as the server draws them), so that each game is the same every run."""
+    return random.Random(f"leaks/{game_id}").getrandbits(62) | 1 << 61
+
+
+@dataclass
+class Played:
+    """A game played through the server: every view it sent, and what is needed to rebuild its table."""
+
+    game: Game
+    record: TableRecord
+    manager: Tables
+    sent: list[tuple[int | None, dict[str, Any], State]]
+    secrets: list[str]
+    received: list[dict[str, Any]] = field(default_factory=list)
+    log_lines: list[str] = field(default_factory=list)
+    stale: list[tuple[int, int, int, dict[str, Any]]] = field(default_factory=list)
+    """Actions sent again once the game was over, each with an old ``seq`` and another action: the seat,
+    the ``seq``, the action and the error that answered."""
+
+
+def _choose(game_id: str, mover: int, view: dict[str, Any], rng: random.Random) -> int:
+    """Returns the id of the action a seat takes: a random legal one, or its rule-based player's choice."""
+    legal = view["legal"]
+    if game_id in RULE_BASED and heuristics.has_heuristic(game_id):
+        decision = Decision(
+            game_id=game_id,
+            seat=mover,
+            observation=view["observation"],
+            legal_actions=[a["id"] for a in legal],
+            legal_texts=[a["text"] for a in legal],
+            rng=rng,
+        )
+        return int(heuristics.chooser(game_id)(decision))
+    return int(rng.choice(legal)["id"])
+
+
+def _drive(
+    client: TestClient, table_id: str, game_id: str, seats: dict[int, Seat], limit: int | None
+) -> dict[int, list[int]]:
+    """Plays the table with its people until the end (or ``limit`` actions of theirs), waiting out the dealer;
+    returns each seat's actions."""
+    rng = random.Random(f"leaks/{game_id}/people")
+    done: dict[int, list[int]] = {k: [] for k in seats}
+    taken = 0
+    deadline = time.monotonic() + 150
+    mover: int | None = None  # who is to move, as the last view said (None: ask the server)
+    while limit is None or taken < limit:
+        assert time.monotonic() < deadline, f"{game_id}: the game did not end in time"
+        if mover is None:
+            now = true_state(client, table_id)
+            if now.is_terminal():
+                return done
+            if now.current_player() not in seats:  # the dealer is dealing or drawing
+                time.sleep(0.001)
+                continue
+            mover = now.current_player()
+        view = seats[mover].until_turn_or_end()
+        if view["over"]:
+            return done
+        action = _choose(game_id, mover, view, rng)
+        answer = seats[mover].act(action)
+        assert answer["type"] == "ack", answer
+        done[mover].append(action)
+        taken += 1
+        # The views an action causes are sent before its ack: the actor's latest one shows the next turn.
+        latest = seats[mover].view
+        mover = None if latest is None or latest["over"] else latest["to_move"]
+    return done
+
+
+def _resend(seats: dict[int, Seat], done: dict[int, list[int]]) -> list[tuple[int, int, int, dict[str, Any]]]:
+    """Sends, for each seat's first, middle and last action, another action with that action's ``seq`` (a
+    client that lost track): returns the answers, each refusing it as stale."""
+    answers = []
+    for number, actions in done.items():
+        for seq in sorted({0, len(actions) // 2, len(actions) - 1} if actions else set()):
+            raw = actions[seq] + 1  # any other action id
+            seats[number].send({"type": "act", "action": raw, "ref": 9, "seq": seq})
+            answer = seats[number].until(lambda m: m["type"] in ("ack", "error"))
+            assert answer["type"] == "error" and answer["code"] == "stale", answer
+            answers.append((number, seq, raw, answer))
+    return answers
+
+
+@contextlib.contextmanager
+def _fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> Iterator[None]:
+    """Makes the next table's secret seed ``seed`` (the server draws it with ``secrets.randbits``)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(secrets_module, "randbits", lambda _bits: seed)
+        yield
+
+
+def _play(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, game_id: str, limit: int | None) -> Played:
+    """Plays a table of people only through the server, recording everything it sends."""
+    spy = Spy()
+    spy.install(monkeypatch)
+    caplog.set_level(logging.DEBUG)
+    players = _players(game_id)
+    with running(DB) as client:
+        with _fixed_seed(monkeypatch, _seed(game_id)):
+            created = create(client, game=game_id, players=players, seats=[{"kind": "person"}] * players, sit=None)
+        table_id = created["id"]
+        tokens = dict(credentials(link["url"]) for link in created["links"])
+        assert sorted(tokens) == list(range(players))
+        table = live_table(client, table_id)
+        app: Any = client.app
+        manager: Tables = app.state.tables
+        with contextlib.ExitStack() as stack:
+            people = {k: stack.enter_context(seat(client, table_id, k, tokens[k])) for k in range(players)}
+            watcher = stack.enter_context(seat(client, table_id, None))
+            everybody = [*people.values(), watcher]
+            for someone in everybody:
+                someone.until(lambda m: m["type"] == "view")
+            done = _drive(client, table_id, game_id, people, limit)
+            stale = []
+            if limit is None:
+                assert table.state.is_terminal()
+                for someone in everybody:
+                    someone.until_over()
+                stale = _resend(people, done)
+        received = [m for someone in everybody for m in someone.received]
+        record = app.state.store.load(table_id)  # the table as a restart would read it
+        assert record is not None and record.actions == table.state.history()
+        secret_texts = [str(table.seed), created["creator_token"], *tokens.values()]
+    secret_texts += [token_hash(t) for t in [created["creator_token"], *tokens.values()]]
+    return Played(
+        game=table.game,
+        record=record,
+        manager=manager,
+        sent=spy.sent,
+        secrets=secret_texts,
+        received=received,
+        log_lines=[r.getMessage() for r in caplog.records] + [caplog.text],
+        stale=stale,
+    )
+
+
+# -- rebuilding a table from a re-drawn state ------------------------------------------------------
+
+
+async def _nowhere(_message: dict[str, Any]) -> None:
+    """A connection's send that goes nowhere: the rebuilt table's views are only looked at."""
+
+
+def _rebuilt(played: Played, state: State, status: str) -> LiveTable:
+    """Returns the table a restart would build had ``state`` been the truth: its history replayed, each
+    action's actor the seat to move (-1 for chance); a seed of its own, since no view may depend on it."""
+    replay = played.game.new_initial_state()
+    actors = []
+    for action in state.history():
+        player = replay.current_player()
+        actors.append(player if player >= 0 else CHANCE)
+        replay.apply_action(action)
+    record = dataclasses.replace(
+        played.record, actions=state.history(), actors=actors, status=status, seed=0, returns=None
+    )
+    table = LiveTable(record, played.game, played.manager)
+    assert table.state.to_json() == state.to_json(), "the re-drawn state's history does not lead to it"
+    return table
+
+
+def _game_part(view: dict[str, Any], log_lines: list[str]) -> dict[str, Any]:
+    """Returns the fields of a view that come from the game, and the whole log its connection has had."""
+    part = {name: view[name] for name in GAME_FIELDS}
+    part["log"] = log_lines
+    return part
+
+
+def _view_of(table: LiveTable, viewer: int | None) -> dict[str, Any]:
+    """Returns what the table sends a new connection of ``viewer`` (its whole log), as it travels (JSON)."""
+    view = json.loads(json.dumps(table.view(Connection(send=_nowhere, seat=viewer))))
+    return _game_part(view, view["log"])
+
+
+def _spread(count: int, how_many: int) -> list[int]:
+    """Returns up to ``how_many`` indices spread evenly over ``range(count)``, the first and last among them."""
+    if count <= how_many:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (how_many - 1)) for i in range(how_many)})
+
+
+@dataclass
+class Moment:
+    """The true state between two steps, and the view each viewer was sent then (with its whole log so far)."""
+
+    state: State
+    status: str
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+
+
+def _moments(played: Played) -> list[Moment]:
+    """Returns the moments at which views were sent, in order. A state only changes by a step, so two
+    views sent at the same step (and table status) were made from the same true state."""
+    moments: dict[tuple[int, str], Moment] = {}
+    logs: dict[int | None, list[str]] = {}
+    for viewer, message, state in played.sent:
+        if message["type"] != "view":
+            continue
+        lines = logs.setdefault(viewer, [])  # one connection per viewer here: its log is the viewer's
+        assert message["log_start"] == len(lines) or message["log_start"] == 0
+        lines[message["log_start"] :] = message["log"]
+        status = message["table"]["status"]
+        moment = moments.setdefault((state.move_number(), status), Moment(state, status))
+        moment.views[viewer] = _game_part(message, list(lines))
+    return list(moments.values())
+
+
+@dataclass
+class Checked:
+    """How many views were compared with their rebuilt twins, and how many re-draws changed the truth."""
+
+    views: int = 0
+    redraws: int = 0
+    changed: int = 0
+    stale: int = 0
+    """Answers to stale actions compared."""
+    stale_differ: list[str] = field(default_factory=list)
+    """How the answers to stale actions differed from the rebuilt tables'."""
+
+
+def _check_redraws(played: Played, how_many: int) -> Checked:
+    """Compares the views sent at ``how_many`` moments spread over the game (all, if fewer) with those of
+    tables rebuilt from re-drawn states: at each moment, for each seat in turn, that seat's unknowns are
+    re-drawn (twice at the last moment, whose views hold the whole game's log), and the rebuilt table
+    must send that seat, and the spectator, exactly the views they were sent."""
+    game_id = played.game.info.id
+    players = played.game.num_players
+    moments = _moments(played)
+    seen = {viewer for moment in moments for viewer in moment.views}
+    assert seen == {None, *range(players)}, f"{game_id}: some viewer was sent no view"
+    rng = random.Random(f"leaks/{game_id}/redraws")
+    checked = Checked()
+    picks = _spread(len(moments), how_many)
+    for pick in picks:
+        moment = moments[pick]
+        truth = moment.state
+        for who in range(players):
+            compared = [viewer for viewer in (who, None) if viewer in moment.views]
+            for _ in range(2 if pick == len(moments) - 1 else 1):
+                if not compared:
+                    break
+                other = truth.resample_from_infostate(who, rng)
+                checked.redraws += 1
+                checked.changed += other.to_json() != truth.to_json()
+                table = _rebuilt(played, other, moment.status)
+                if pick == len(moments) - 1:
+                    _check_stale(played, table, who, checked)
+                for viewer in compared:
+                    sent, got = moment.views[viewer], _view_of(table, viewer)
+                    differ = [name for name in sent if got[name] != sent[name]]
+                    assert not differ, (
+                        f"{game_id}: the view of {'the spectator' if viewer is None else f'seat {viewer}'} at step "
+                        f"{truth.move_number()} ({moment.status}) changes when seat {who}'s unknowns are re-drawn: "
+                        f"{differ}\n"
+                        f"sent:    {json.dumps({k: sent[k] for k in differ})[:2000]}\n"
+                        f"rebuilt: {json.dumps({k: got[k] for k in differ})[:2000]}"
+                    )
+        checked.views += len(moment.views)
+    return checked
+
+
+def _check_stale(played: Played, table: LiveTable, who: int, checked: Checked) -> None:
+    """Compares the answers to a seat's stale actions (sent once the game was over) with the rebuilt table's."""
+    for number, seq, raw, answer in played.stale:
+        if number != who:
+            continue
+        with pytest.raises(TableError) as refused:
+            table._resubmitted(number, raw, seq)
+        checked.stale += 1
+        got = {"code": refused.value.code, "message": str(refused.value)}
+        sent = {"code": answer["code"], "message": answer["message"]}
+        if got != sent:
+            checked.stale_differ.append(f"seat {who}, seq {seq}: sent {sent}, rebuilt {got}")
+
+
+def _check_no_secret(played: Played) -> None:
+    """No message sent or received, and no log line, holds the seed, a token or a token's hash."""
+    texts = [json.dumps(m) for _v, m, _s in played.sent]
+    texts += [json.dumps(m) for m in played.received]
+    expected = [m["type"] in ("view", "ack") or m.get("code") == "stale" for m in played.received]
+    assert played.received and all(expected), "a seat was refused something it did not try"
+    for where, group in (("a message", texts), ("the server's log", played.log_lines)):
+        for text in group:
+            for secret in played.secrets:
+                assert secret not in text, f"{where} holds a secret: {text[:300]}"
+
+
+# -- the tests -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_view_of_the_opening_changes_when_what_its_seat_cannot_know_is_redrawn(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, game_id: str
+) -> None:
+    """The deal and the first few actions of each game, every view checked: the quick version of the next test."""
+    played = _play(monkeypatch, caplog, game_id, limit=OPENING)
+    _check_no_secret(played)
+    checked = _check_redraws(played, 10**6)
+    sent = {(v, s.move_number(), m["table"]["status"]) for v, m, s in played.sent if m["type"] == "view"}
+    assert checked.views == len(sent)
+    if played.game.info.hidden_information:
+        assert checked.changed > 0, f"{game_id}: no re-draw changed anything: the check proves nothing"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_view_of_a_whole_game_changes_when_what_its_seat_cannot_know_is_redrawn(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, game_id: str
+) -> None:
+    """A whole game, the views of MOMENTS moments checked, and the answers to stale actions sent at its end."""
+    played = _play(monkeypatch, caplog, game_id, limit=None)
+    _check_no_secret(played)
+    checked = _check_redraws(played, MOMENTS)
+    assert checked.views >= MOMENTS
+    if played.game.info.hidden_information:
+        assert checked.changed > 0, f"{game_id}: no re-draw changed anything: the check proves nothing"
+    assert checked.stale > 0
+    assert not checked.stale_differ, f"{game_id}: answers to stale actions tell what their seat cannot know: " + (
+        "; ".join(checked.stale_differ)
+    )
+
+
+def test_the_lobby_does_not_show_when_a_table_takes_an_action(tmp_path):
+    """A table's ``updated_at`` changes with its status and seats, not with each action: an action nobody
+    else saw (a First Druid offer withdrawn) must not show in the public list of tables."""
+    with running(f"sqlite:///{tmp_path / 'h.db'}") as client:
+        created = create(client, game="stonerush", players=3, bot="random")
+        number, token = credentials(created["links"][0]["url"])
+
+        def updated() -> str:
+            tables = client.get("/api/tables").json()["tables"]
+            return str(next(t["updated_at"] for t in tables if t["id"] == created["id"]))
+
+        with seat(client, created["id"], number, token) as person:
+            view = person.until_turn_or_end()
+            before = updated()
+            for _ in range(3):
+                assert person.act(view["legal"][0]["id"])["type"] == "ack"
+                view = person.until_turn_or_end()
+            assert updated() == before
