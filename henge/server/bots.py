@@ -6,9 +6,11 @@ state and waits, so a person's action is checked, stored and acknowledged
 however many bots are thinking. The pool caps what bots may take of the
 machine as a whole:
 
-- at most ``workers`` processes think at once (default: one core fewer
-  than the machine has, at least one); further decisions wait their turn,
-  first come first served;
+- at most ``workers`` processes think at once in each of two lanes
+  (default: one core fewer than the machine has, at least one): one lane
+  for the bots that search, one for the quick rule-based and random
+  players, so that a quick bot never waits behind a search; further
+  decisions wait their turn in their lane, first come first served;
 - the workers run at a lower priority (``nice`` 10), so the server's own
   process gets a core first whenever it wants one;
 - one decision may use at most ``seconds`` of processor time; past that it
@@ -94,9 +96,15 @@ def think(spec: str, state: State, seat: int, rng: random.Random, seconds: float
     return action, True
 
 
-class BotPool:
-    """The worker processes bots think in, made when the first bot thinks.
+SEARCH, QUICK = "search", "quick"
+"""The two lanes of the pool: bots that search (they ask for sampled states), and the others."""
 
+
+class BotPool:
+    """The worker processes bots think in, made when a bot first needs them.
+
+    Two lanes, each of ``workers`` processes: one for the bots that search (``ismcts``), one for
+    the quick ones (the rule-based and random players), so a quick bot never waits behind a search.
     ``workers=0`` makes bots think in a thread of the server's own process instead, with no limit
     on their processor time: for debugging, and for tests that look inside a bot.
     """
@@ -109,18 +117,28 @@ class BotPool:
             raise ValueError(f"a bot's processor time per decision is above 0 and at most 3600 s, not {seconds!r}")
         self.workers = count
         self.seconds = float(seconds)
-        self._executor: Executor | None = None
+        self._executors: dict[str, Executor] = {}
+        self._lanes: dict[str, str] = {}
         self.overtime = 0
         """Decisions stopped for taking too long (their bots played a drawn action instead)."""
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
+    def lane(self, spec: str) -> str:
+        """Returns the lane a bot thinks in: :data:`SEARCH` if it asks for sampled states, else :data:`QUICK`."""
+        lane = self._lanes.get(spec)
+        if lane is None:
+            lane = self._lanes[spec] = SEARCH if make_agent(spec).needs_samples else QUICK
+        return lane
+
+    def _pool(self, lane: str) -> Executor:
+        executor = self._executors.get(lane)
+        if executor is None:
             # forkserver: a clean process to fork workers from (the server has threads and an event
             # loop, which must not be forked), with the engine and bots imported once.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["henge.engine", "henge.agents", "henge.server.bots"])
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
-        return self._executor
+            executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
+            self._executors[lane] = executor
+        return executor
 
     async def choose(self, spec: str, state: State, seat: int, rng: random.Random) -> int:
         """Returns the bot ``spec``'s action at ``seat`` of ``state``, thought out in a worker process."""
@@ -128,24 +146,33 @@ class BotPool:
             action, _ = await asyncio.to_thread(think, spec, state, seat, rng, None)
             return action
         loop = asyncio.get_running_loop()
+        lane = self.lane(spec)
         try:
-            action, in_time = await loop.run_in_executor(self._pool(), think, spec, state, seat, rng, self.seconds)
+            action, in_time = await loop.run_in_executor(self._pool(lane), think, spec, state, seat, rng, self.seconds)
         except BrokenProcessPool:
             # A worker died (killed from outside, or out of memory): a new pool for the next decision.
-            self.close()
+            self._close(lane)
             raise
         if not in_time:
             self.overtime += 1
             log.warning("a %s bot took more than %g s of processor time and played a drawn action", spec, self.seconds)
         return action
 
-    def pids(self) -> list[int]:
-        """Returns the process ids of the workers running now (for monitoring)."""
-        processes: dict[int, Any] = getattr(self._executor, "_processes", None) or {}
-        return sorted(processes)
+    def pids(self, lane: str | None = None) -> list[int]:
+        """Returns the process ids of the workers running now, of one lane or of both (for monitoring)."""
+        pids: list[int] = []
+        for name, executor in self._executors.items():
+            if lane is None or name == lane:
+                processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+                pids.extend(processes)
+        return sorted(pids)
+
+    def _close(self, lane: str) -> None:
+        executor = self._executors.pop(lane, None)
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Stops the workers (a decision still being thought out is dropped)."""
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        for lane in list(self._executors):
+            self._close(lane)
