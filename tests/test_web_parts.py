@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import socket
@@ -141,3 +142,31 @@ def test_serve_refuses_a_port_in_use_and_a_bad_database(tmp_path):
 @pytest.mark.parametrize("word", ["--host", "--port", "--db", "--bot-delay"])
 def test_serve_help_lists_its_options(word):
     assert word in CliRunner().invoke(main, ["serve", "--help"]).output
+
+
+def test_the_served_socket_sends_small_messages_at_once():
+    """A connection accepted on ``henge serve``'s socket has Nagle's algorithm off (TCP_NODELAY): with it
+    on, an acknowledgement sent just after a view waited for the client's delayed ACK (~40 ms)."""
+    from henge.server import _socket
+
+    async def accepted_nodelay() -> int:
+        found: list[int] = []
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            sock = writer.get_extra_info("socket")
+            found.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        listening = _socket("127.0.0.1", 0)
+        server = await asyncio.start_server(handle, sock=listening)
+        async with server:
+            port = listening.getsockname()[1]
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            for _ in range(200):
+                if found:
+                    break
+                await asyncio.sleep(0.01)
+            writer.close()
+        return found[0]
+
+    assert asyncio.run(accepted_nodelay()) == 1
