@@ -210,6 +210,12 @@ def bench_command(game_ids: tuple[str, ...], seconds: float, repeats: int, as_js
 )
 @click.option("--action-burst", type=click.IntRange(min=1), help="Of those, how many at once [default: 60].")
 @click.option(
+    "--reads-per-second",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Pages and API reads a client may make [default: 50].",
+)
+@click.option("--read-burst", type=click.IntRange(min=1), help="Of those, how many at once [default: 200].")
+@click.option(
     "--address-share", type=click.IntRange(min=1), help="Clients' worth of each rate one address may use [default: 4]."
 )
 def serve_command(

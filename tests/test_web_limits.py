@@ -257,6 +257,23 @@ def test_websocket_messages_and_other_writes_are_rate_limited(tmp_path):
         assert taken.status_code == 429 and documented(taken)["code"] == "rate_limited"
 
 
+def test_pages_and_api_reads_are_rate_limited_but_not_the_health_check_or_files(tmp_path):
+    limits = Limits(read_burst=3, reads_per_second=0.01)
+    with running(database(tmp_path / "h.db"), limits=limits) as client:
+        assert client.get("/healthz").status_code == 200  # the browser's cookie: from now on one client
+        answers = [client.get("/api/tables").status_code for _ in range(3)]
+        assert answers == [200, 200, 200]
+        for path in ("/api/tables", "/api/games", "/"):
+            refused = client.get(path)
+            assert refused.status_code == 429 and documented(refused)["code"] == "rate_limited"
+            assert "too many reads: 0.01 a second at most (3 at once)" in refused.json()["error"]
+            assert refused.headers["retry-after"] == "1"
+        for _ in range(10):  # never counted
+            assert client.get("/healthz").status_code == 200
+            assert client.get("/static/henge.css").status_code == 200
+            assert client.get("/games/stonerush/board.js").status_code == 200
+
+
 def test_the_token_bucket_refills_and_forgets_the_least_recent_clients():
     now = [0.0]
     limiter = RateLimiter(2.0, 2, share=2, keys=3, clock=lambda: now[0])
@@ -343,7 +360,7 @@ def test_serve_passes_the_frame_limit_to_uvicorn_and_the_options_reach_the_app(t
     monkeypatch.setattr("henge.server.serve", lambda **kwargs: chosen.update(kwargs))
     options = ["--max-body-bytes", "1000", "--max-message-bytes", "2000", "--max-json-depth", "8"]
     options += ["--tables-per-minute", "2", "--table-burst", "3", "--actions-per-second", "4", "--action-burst", "5"]
-    options += ["--address-share", "6"]
+    options += ["--address-share", "6", "--reads-per-second", "7", "--read-burst", "8"]
     result = CliRunner().invoke(main, ["serve", *options])
     assert result.exit_code == 0, result.output
     assert chosen["limits"] == Limits(
@@ -355,6 +372,8 @@ def test_serve_passes_the_frame_limit_to_uvicorn_and_the_options_reach_the_app(t
         actions_per_second=4,
         action_burst=5,
         address_share=6,
+        reads_per_second=7,
+        read_burst=8,
     )
     assert CliRunner().invoke(main, ["serve", "--max-body-bytes", "0"]).exit_code == 2
     help_text = " ".join(CliRunner().invoke(main, ["serve", "--help"]).output.split())
@@ -368,6 +387,8 @@ def test_serve_passes_the_frame_limit_to_uvicorn_and_the_options_reach_the_app(t
         ("--actions-per-second", defaults.actions_per_second),
         ("--action-burst", defaults.action_burst),
         ("--address-share", defaults.address_share),
+        ("--reads-per-second", defaults.reads_per_second),
+        ("--read-burst", defaults.read_burst),
     ]:
         shown = help_text.rsplit(option, 1)[1].split(" --", 1)[0]
         assert f"[default: {value:g}]" in shown, option

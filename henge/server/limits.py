@@ -43,6 +43,8 @@ _COOKIE_SECONDS = 365 * 24 * 3600
 EXCERPT = 60
 """Characters of client input an error message quotes at most."""
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_UNCOUNTED_READS = ("/static/", "/games/")
+"""Files every page loads (scripts, styles, each game's drawing): cheap, and cached by browsers."""
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
 
 
@@ -67,6 +69,10 @@ class Limits:
     actions_per_second: float = 20.0
     """WebSocket messages (actions, pings, connections) and other writes (taking a seat) per second."""
     action_burst: int = 60
+    """Of those, how many at once."""
+    reads_per_second: float = 50.0
+    """Pages and API reads (GET) per second; the health check, static files and drawings are not counted."""
+    read_burst: int = 200
     """Of those, how many at once."""
     address_share: int = 4
     """An address as a whole gets this many clients' worth of each rate (cookies are easy to change)."""
@@ -196,11 +202,12 @@ class RateLimiter:
 
 @dataclass
 class Limiters:
-    """The two rates of an app: new tables, and actions (WebSocket messages and other writes)."""
+    """The rates of an app: new tables, actions (WebSocket messages and other writes), and reads."""
 
     limits: Limits
     tables: RateLimiter
     actions: RateLimiter
+    reads: RateLimiter
 
     @classmethod
     def of(cls, limits: Limits) -> Limiters:
@@ -210,6 +217,7 @@ class Limiters:
             limits=limits,
             tables=RateLimiter(limits.tables_per_minute / 60.0, limits.table_burst, share=share, keys=keys),
             actions=RateLimiter(limits.actions_per_second, limits.action_burst, share=share, keys=keys),
+            reads=RateLimiter(limits.reads_per_second, limits.read_burst, share=share, keys=keys),
         )
 
     def tables_refusal(self, wait: float) -> Refused:
@@ -217,6 +225,16 @@ class Limiters:
         per = self.limits.tables_per_minute
         return Refused(
             f"too many new tables: {per:g} a minute at most ({self.limits.table_burst} at once); "
+            f"try again in {math.ceil(wait)} s",
+            code="rate_limited",
+            status=429,
+        )
+
+    def reads_refusal(self, wait: float) -> Refused:
+        """Returns the error for a client reading pages or the API too fast."""
+        per = self.limits.reads_per_second
+        return Refused(
+            f"too many reads: {per:g} a second at most ({self.limits.read_burst} at once); "
             f"try again in {math.ceil(wait)} s",
             code="rate_limited",
             status=429,
@@ -323,6 +341,12 @@ class Guard:
 
     def _check_rate(self, scope: Scope, key: str, address: str) -> None:
         if scope["method"] in _SAFE_METHODS:
+            path = scope["path"]
+            if path == "/healthz" or path.startswith(_UNCOUNTED_READS):
+                return
+            wait = self.limiters.reads.take(key, address)
+            if wait:
+                raise self.limiters.reads_refusal(wait)
             return
         if scope["method"] == "POST" and scope["path"].rstrip("/") == "/api/tables":
             wait = self.limiters.tables.take(key, address)

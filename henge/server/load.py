@@ -43,6 +43,10 @@ LOAD_LIMITS = [
     "100000",
     "--action-burst",
     "100000",
+    "--reads-per-second",
+    "100000",
+    "--read-burst",
+    "100000",
 ]
 """``henge serve`` options for a load test: one address acts for every person."""
 
