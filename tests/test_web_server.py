@@ -386,7 +386,8 @@ def test_a_restart_resumes_every_unfinished_table_exactly(storage):
 def test_a_table_stored_by_another_version_is_set_aside(tmp_path, caplog):
     db = database(tmp_path / "h.db")
     with running(db) as client:
-        table_id = create(client, game="stonerush", players=3)["id"]
+        created = create(client, game="stonerush", players=3)
+        table_id = created["id"]
     store = Store(db)
     with store.engine.begin() as connection:
         connection.exec_driver_sql("UPDATE henge_tables SET game_version = '0.0.1'")
@@ -409,6 +410,13 @@ def test_a_table_stored_by_another_version_is_set_aside(tmp_path, caplog):
         assert message["type"] == "error" and message["code"] == "closed" and why in message["message"]
         assert client.get("/api/tables/nonesuch").json()["code"] == "no_table"
         assert client.get("/healthz").json() == {"status": "ok"}
+        # Its creator may delete it, and nobody else.
+        refused = client.delete(f"/api/tables/{table_id}", headers={"Authorization": "Bearer not-the-token"})
+        assert refused.status_code == 403 and refused.json()["code"] == "not_creator"
+        bearer = {"Authorization": f"Bearer {created['creator_token']}"}
+        assert client.delete(f"/api/tables/{table_id}", headers=bearer).json() == {"deleted": table_id}
+        assert client.get(f"/api/tables/{table_id}").status_code == 404
+        assert all(t["id"] != table_id for t in client.get("/api/tables").json()["tables"])
     assert any("cannot be resumed" in r.getMessage() for r in caplog.records)
 
 

@@ -399,6 +399,8 @@ def create_app(
 
     @app.delete("/api/tables/{table_id}")
     async def delete_table(table_id: str, request: Request) -> dict[str, Any]:
+        if await tables.delete_closed(table_id, _bearer(request)):
+            return {"deleted": table_id}
         table = await tables.creators(table_id, _bearer(request))
         await tables.delete(table)
         return {"deleted": table_id}

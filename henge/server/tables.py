@@ -895,6 +895,24 @@ class Tables:
             )
         return table
 
+    async def delete_closed(self, table_id: str, token: Any) -> bool:
+        """Deletes a closed table (set aside, so never loaded) if ``token`` is its creator's; returns
+        False if the table is not a closed one. Raises TableError (403 ``not_creator``) for another token."""
+        if table_id in self.live or len(table_id) > _TABLE_ID_CHARS:
+            return False
+        record = await asyncio.to_thread(self.store.load, table_id, with_actions=False)
+        if record is None or record.status != BROKEN:
+            return False
+        if record.creator_hash is None or not token_matches(token, record.creator_hash):
+            raise TableError(
+                "only the table's creator may delete it: send the creator's token as 'Authorization: Bearer <token>'",
+                code="not_creator",
+                status=403,
+            )
+        await asyncio.to_thread(self.store.delete_table, table_id)
+        log.info("table %s: a closed table deleted by its creator", table_id)
+        return True
+
     async def delete(self, table: LiveTable) -> None:
         """Deletes a table (its creator asked): from the database, from memory, from every client."""
         await table.remove()
