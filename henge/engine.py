@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata, resources
+from itertools import chain, repeat
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -176,7 +177,7 @@ class Game:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise StateFormatError(f"bad {self.info.id} state: {error}") from None
-        state._history = list(history)
+        state._set_history(history)
         if history:
             replayed = self.new_initial_state()
             for step, action in enumerate(history):
@@ -310,16 +311,79 @@ def made(node: Event | Deferred | None) -> Event | None:
     return node.made() if type(node) is Deferred else node  # type: ignore[return-value]
 
 
+HISTORY_BLOCK = 64
+"""Actions per frozen block of a history (see :class:`Past`)."""
+
+
+class Past:
+    """A frozen block of a history, chained to the blocks before it.
+
+    A state holds its history as a chain of these (every block :data:`HISTORY_BLOCK` actions,
+    never changed once made) and a short list of the actions applied since the last block. A
+    clone shares the chain and copies only that list, so copying a state costs the same at
+    move 50 and at move 5,000; a block is made when the list fills, by the state that filled it.
+    """
+
+    __slots__ = ("actions", "length", "parent")
+
+    def __init__(self, parent: Past | None, actions: tuple[int, ...]) -> None:
+        self.parent = parent
+        self.actions = actions
+        self.length: int = len(actions) + (parent.length if parent is not None else 0)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The whole chain as one flat tuple: a long history pickles without deep recursion.
+        return _blocks, (_flatten(self, ()),)
+
+
+def _flatten(past: Past | None, tail: Sequence[int]) -> tuple[int, ...]:
+    """Returns the actions of the chain ``past`` followed by ``tail``, oldest first."""
+    blocks: list[tuple[int, ...]] = []
+    while past is not None:
+        blocks.append(past.actions)
+        past = past.parent
+    if not blocks:
+        return tuple(tail)
+    blocks.reverse()
+    flat = blocks[0] if len(blocks) == 1 else tuple(chain.from_iterable(blocks))
+    return flat + tuple(tail) if tail else flat
+
+
+def _blocks(actions: Sequence[int]) -> Past | None:
+    """Returns the chain of whole blocks of ``actions`` (a shorter rest is left out)."""
+    past = None
+    for start in range(0, len(actions) - HISTORY_BLOCK + 1, HISTORY_BLOCK):
+        past = Past(past, tuple(actions[start : start + HISTORY_BLOCK]))
+    return past
+
+
 class State:
     """A game position. Subclasses implement the underscored hooks; the public API lives here."""
 
-    __slots__ = ("_history", "_legal", "_log", "game")
+    __slots__ = ("_legal", "_log", "_past", "_recent", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._history: list[int] = []
+        self._past: Past | None = None
+        self._recent: list[int] = []
         self._legal: tuple[int, ...] | None = None
         self._log: Event | Deferred | None = None
+
+    @property
+    def _history(self) -> tuple[int, ...]:
+        """Every action applied so far (read-only; :meth:`history` gives a list, :meth:`move_number`
+        the count). Setting it replaces the history (the state's fields are not touched)."""
+        return _flatten(self._past, self._recent)
+
+    @_history.setter
+    def _history(self, actions: Sequence[int]) -> None:
+        self._set_history(actions)
+
+    def _set_history(self, actions: Sequence[int]) -> None:
+        """Replaces the history by ``actions`` (the state's fields are not touched)."""
+        actions = list(actions)
+        self._past = past = _blocks(actions)
+        self._recent = actions[past.length :] if past is not None else actions
 
     # -- hooks for games --------------------------------------------------------
 
@@ -343,7 +407,10 @@ class State:
         return uniform(self._chance_actions())
 
     def _apply(self, action: int) -> None:
-        """Applies a legal action or outcome. Never called with anything illegal."""
+        """Applies a legal action or outcome. Never called with anything illegal.
+
+        Where it has just computed the next decision's legal actions anyway, it may hand them
+        over as ``self._legal`` (a sorted tuple, exactly what ``_legal_actions`` would return)."""
         raise NotImplementedError
 
     def _copy(self) -> State:
@@ -409,8 +476,8 @@ class State:
         if self.uniform_chance:
             legal = self._legal
             if legal is None:
-                legal = self._legal = self._compute_legal()
-            return uniform(legal)
+                legal = self._legal = tuple(self._chance_actions())
+            return list(zip(legal, repeat(1.0 / len(legal)), strict=False))  # as uniform() gives them
         return self._chance_outcomes()
 
     def apply_action(self, action: int) -> None:
@@ -422,9 +489,23 @@ class State:
             legal = self._legal = self._compute_legal()
         if action not in legal:
             raise IllegalActionError(self._illegal_message(action))
+        self._legal = None  # _apply may set the next legal set where it has computed it anyway
         self._apply(action)
-        self._history.append(action)
+        recent = self._recent
+        recent.append(action)
+        if len(recent) == HISTORY_BLOCK:
+            self._past = Past(self._past, tuple(recent))
+            self._recent = []
+
+    def _apply_known(self, action: int) -> None:
+        """Applies an action known to be legal, unchecked (a resampler replaying a history it built)."""
         self._legal = None
+        self._apply(action)
+        recent = self._recent
+        recent.append(action)
+        if len(recent) == HISTORY_BLOCK:
+            self._past = Past(self._past, tuple(recent))
+            self._recent = []
 
     def _illegal_message(self, action: object) -> str:
         player = self.current_player()
@@ -472,16 +553,19 @@ class State:
 
     def history(self) -> list[int]:
         """Returns every action applied so far, chance outcomes included."""
-        return list(self._history)
+        return list(_flatten(self._past, self._recent))
 
     def move_number(self) -> int:
         """Returns how many actions (chance included) were applied."""
-        return len(self._history)
+        past = self._past
+        return len(self._recent) if past is None else past.length + len(self._recent)
 
     def clone(self) -> State:
-        """Returns an independent copy (hand-written, no deepcopy); the record is shared, append-only."""
+        """Returns an independent copy (hand-written, no deepcopy). The history's frozen blocks and
+        the record are shared, both append-only, so a clone costs the same at any move number."""
         new = self._copy()
-        new._history = self._history[:]
+        new._past = self._past
+        new._recent = self._recent[:]
         new._legal = self._legal
         new._log = self._log
         return new
@@ -534,7 +618,7 @@ class State:
             "version": game.info.version,
             "players": game.num_players,
             "options": dict(game.options),
-            "history": list(self._history),
+            "history": self.history(),
             "state": self._fields(),
         }
 

@@ -172,69 +172,74 @@ _SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 """The non-empty subsets of ``range(size)`` for each hand size (hands hold at most three cards)."""
 
 
-def _sums(cards: list[int]) -> dict[int, list[tuple[int, ...]]]:
-    """Returns each sum of a non-empty subset of ``cards`` (number cards) with the subsets making it."""
-    sums: dict[int, list[tuple[int, ...]]] = {}
-    number = box.CARD_NUMBER
-    for subset in _SUBSETS[len(cards)]:
-        chosen = tuple(cards[b] for b in subset)
-        total = sum(number[c] for c in chosen)
-        if total <= box.RING_SPACES:  # D8: sums 1..30, no wrap
-            sums.setdefault(total, []).append(chosen)
-    return sums
-
-
-def _totals(cards: list[int]) -> set[int]:
-    """Returns the sums 1..30 of the non-empty subsets of ``cards`` (number cards)."""
-    number = box.CARD_NUMBER
-    values = [number[c] for c in cards]
-    totals = {sum(values[b] for b in subset) for subset in _SUBSETS[len(values)]}
-    totals.discard(0)
-    return {t for t in totals if t <= box.RING_SPACES}  # D8: no wrap
+def _subset_sums(values: list[int]) -> set[int]:
+    """Returns the sums of the non-empty subsets of ``values`` (hands hold at most three cards)."""
+    size = len(values)
+    if size == 3:
+        a, b, c = values
+        return {a, b, c, a + b, a + c, b + c, a + b + c}
+    if size == 2:
+        a, b = values
+        return {a, b, a + b}
+    if size == 1:
+        return {values[0]}
+    return {sum(values[b] for b in subset) for subset in _SUBSETS[size]}
 
 
 _COLOUR_SPACES = tuple(tuple(range(COLOURED + c, NUMBERED, 6)) for c in range(6))
+_BLUESTONE_SPACES = tuple(range(HORSESHOE, SPACES))
+_RING = box.RING_SPACES
 
 
-def block_targets(hand: list[int], cover: list[int], seat: int) -> list[int]:
-    """Returns the target indices a seat can place a block on with ``hand`` (sorted).
+def block_targets(hand: list[int], cover: list[int], seat: int, offset: int = 0) -> list[int]:
+    """Returns the target indices a seat can place a block on with ``hand`` (sorted), each
+    plus ``offset`` (the rules ask for action ids).
 
     A bar's or disk's target index is the id of its space. A space is open to a piece
     when it is empty or holds that same piece (which is then moved, D8).
     """
-    numbers = [c for c in hand if c < box.TRILITHON_CARD_BASE]
-    found: list[int] = []
-    any_sums = _totals(numbers)
-    day_sums = _totals([c for c in numbers if box.CARD_IS_DAY[c]])
-    night_sums = _totals([c for c in numbers if box.CARD_IS_NIGHT[c]])
-    phased = [2 * (n - 1) + 1 for n in day_sums] + [2 * (n - 1) for n in night_sums]
-    for colour in {box.CARD_COLOUR[c] for c in numbers}:
-        found.extend(s for s in _COLOUR_SPACES[colour] if cover[s] == EMPTY or cover[s] == seat)
-    for n in any_sums:
-        code = cover[NUMBERED + n - 1]
-        if code == EMPTY or code == seat:
-            found.append(NUMBERED + n - 1)
-    for i in phased:
-        code = cover[INNER + i]
-        if code == EMPTY or code == seat:
-            found.append(INNER + i)
+    tri_base = box.TRILITHON_CARD_BASE
+    number = box.CARD_NUMBER
+    is_day = box.CARD_IS_DAY
+    card_colour = box.CARD_COLOUR
+    values: list[int] = []
+    day: list[int] = []
+    night: list[int] = []
+    colours: set[int] = set()
+    for c in hand:
+        if c < tri_base:
+            v = number[c]
+            values.append(v)
+            (day if is_day[c] else night).append(v)
+            colours.add(card_colour[c])
+    # D8: sums 1..30, no wrap. The inner stone of number n is 2 (n - 1) + 1 by day, 2 (n - 1) by night.
+    any_sums = [n for n in _subset_sums(values) if n <= _RING]
+    phased = [2 * n - 1 for n in _subset_sums(day) if n <= _RING]
+    phased += [2 * n - 2 for n in _subset_sums(night) if n <= _RING]
+    ok = (EMPTY, seat)
+    found = [offset + s for colour in colours for s in _COLOUR_SPACES[colour] if cover[s] in ok]
+    found += [offset + NUMBERED - 1 + n for n in any_sums if cover[NUMBERED - 1 + n] in ok]
+    found += [offset + INNER + i for i in phased if cover[INNER + i] in ok]
     if hand:
-        found.extend(s for s in range(HORSESHOE, SPACES) if cover[s] == EMPTY or cover[s] == seat)
+        found += [offset + s for s in _BLUESTONE_SPACES if cover[s] in ok]
     for card in hand:
-        if card < box.TRILITHON_CARD_BASE:
+        if card < tri_base:
             continue
-        c = card - box.TRILITHON_CARD_BASE
-        base = _TRI + c * _TRI_SPAN
-        mine = TRILITHON + c
-        open_ = [code == EMPTY or code == mine for code in cover]
-        found.extend(base + n - 1 for n in any_sums if open_[COLOURED + n - 1] and open_[NUMBERED + n - 1])
+        c = card - tri_base
+        base = offset + _TRI + c * _TRI_SPAN
+        mine = (EMPTY, TRILITHON + c)
+        found += [base + n - 1 for n in any_sums if cover[COLOURED + n - 1] in mine and cover[NUMBERED + n - 1] in mine]
         for i in phased:
-            if i <= 56 and open_[INNER + i] and open_[INNER + i + 1] and open_[INNER + i + 2] and open_[INNER + i + 3]:
-                found.append(base + 30 + i)
+            if i <= 56:
+                at = INNER + i
+                if cover[at] in mine and cover[at + 1] in mine and cover[at + 2] in mine and cover[at + 3] in mine:
+                    found.append(base + 30 + i)
         if len(hand) >= 3:  # the text: both other cards are sacrificed
-            for k in range(1, box.BLUESTONES - 1):
-                if open_[BLUESTONE + k] and open_[BLUESTONE + k + 1] and open_[BLUESTONE + k + 2]:
-                    found.append(base + 87 + k - 1)
+            run = 0  # open bluestones in a row, ending at the one looked at
+            for k in range(1, box.BLUESTONES + 1):
+                run = run + 1 if cover[BLUESTONE + k] in mine else 0
+                if run >= 3:  # bluestones k - 2 .. k, the first of them 1..17
+                    found.append(base + 87 + k - 3)
     found.sort()
     return found
 
@@ -251,13 +256,25 @@ def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple
         return [()] if table else [(c,) for c in hand if c < 60 and box.CARD_COLOUR[c] == target.value]
     if need == NEED_ALL:
         return [tuple(hand)]
+    number = box.CARD_NUMBER
     numbers = [c for c in hand if c < box.TRILITHON_CARD_BASE]
     if need == NEED_PHASE_SUM:
         numbers = [c for c in numbers if box.CARD_IS_DAY[c] == (target.phase == box.DAY)]
-    left = target.value - sum(box.CARD_NUMBER[c] for c in table)
+    left = target.value
+    for c in table:
+        left -= number[c]
     if left == 0:
         return [()]
-    return _sums(numbers).get(left, []) if left > 0 else []
+    if left < 0:
+        return []
+    found = []  # every subset making the sum, in the order of _SUBSETS
+    for subset in _SUBSETS[len(numbers)]:
+        total = 0
+        for b in subset:
+            total += number[numbers[b]]
+        if total == left:
+            found.append(tuple(numbers[b] for b in subset))
+    return found
 
 
 # --- moving -------------------------------------------------------------------

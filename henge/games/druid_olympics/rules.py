@@ -31,7 +31,7 @@ from itertools import combinations, product
 from typing import Any, cast
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State, check, load_int, uniform
+from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, State, check, load_int
 from henge.games.druid_olympics import course as course
 from henge.games.druid_olympics.course import ALTAR, HORSESHOE, TARGETS, TRILITHON
 
@@ -77,7 +77,17 @@ _COLOURED_30 = course.NUMBERED - 1
 # shared by clones like the record, of every card that enters or leaves a hand and of
 # every reshuffle. The resampler reads it; it is rebuilt by replay for a loaded state.
 _DRAWN, _LAID, _SHUFFLED = range(3)
+_DRAWS: tuple[str, ...] = tuple(f"seat {seat} draws a card" for seat in range(5))
+_DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"seat {seat} draws {_TEXT[c]}"} for c in range(box.DECK_SIZE)) for seat in range(5)
+)
+"""The record's texts of a draw (G6): every seat's, and the drawer's own (shared, never changed)."""
 Trail = tuple[Any, ...]
+
+
+def _uses(options: list[tuple[int, ...]]) -> list[int]:
+    """Returns the ``use`` actions of the hand cards in any of the ways to pay ``options``."""
+    return sorted({_USE + c for option in options for c in option})
 
 
 class DruidOlympicsState(State):
@@ -154,22 +164,23 @@ class DruidOlympicsState(State):
         seat = self.player
         hand = self.hands[seat]
         if phase == BLOCK:
-            return [PASS] + [_TARGET + t for t in course.block_targets(hand, self.cover, seat)]
+            return [PASS, *course.block_targets(hand, self.cover, seat, _TARGET)]
         if phase == BLOCK_CARDS:
-            cards = {c for option in course.completions(TARGETS[self.target], hand, self.table) for c in option}
-            return sorted(_USE + c for c in cards)
+            return _uses(course.completions(TARGETS[self.target], hand, self.table))
         if phase == MOVE:
-            moves = sorted(_MOVE + c for c in hand if c < _TRI_CARD)  # D2: trilithon cards never move
-            return [DONE if self.table else PASS] + moves
+            moves = [_MOVE + c for c in sorted(hand) if c < _TRI_CARD]  # D2: trilithon cards never move
+            return [DONE if self.table else PASS, *moves]
         if phase == PAY:
             colour = _COLOUR[self.table[0]]
-            return [DONE] + sorted(_PAY + c for c in hand if c < _TRI_CARD and _COLOUR[c] == colour)
+            return [DONE] + [_PAY + c for c in sorted(hand) if c < _TRI_CARD and _COLOUR[c] == colour]
         return [ENTER_1, ENTER_19]
 
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
+    uniform_chance = True  # G1: the first player and every draw are uniform
+
+    def _chance_actions(self) -> list[int]:
         if self.phase == FIRST:
-            return uniform([_FIRST + k for k in range(self.n)])
-        return uniform(self.draw)
+            return [_FIRST + k for k in range(self.n)]
+        return self.draw  # kept sorted
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -240,8 +251,9 @@ class DruidOlympicsState(State):
         hand = self.hands[seat]
         hand.append(card)
         self.since[seat].append(self.shuffles)
-        self._trace(_DRAWN, seat, card)
-        self._record(CHANCE, f"seat {seat} draws a card", {seat: f"seat {seat} draws {_TEXT[card]}"})
+        if self.trail is not None:
+            self.trail = (self.trail, _DRAWN, self.move_number(), seat, card)
+        self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][card])
         if len(hand) < _HAND:
             self._refill_draw_pile()
             return
@@ -256,7 +268,7 @@ class DruidOlympicsState(State):
     def _trace(self, kind: int, seat: int, data: Any) -> None:
         """Appends to the trail (unless it is unknown: a state loaded without its history)."""
         if self.trail is not None:
-            self.trail = (self.trail, kind, len(self._history), seat, data)
+            self.trail = (self.trail, kind, self.move_number(), seat, data)
 
     def _refill_draw_pile(self) -> None:
         """D9: the discard pile is reshuffled into the draw pile when a card is needed and none is left."""
@@ -340,7 +352,8 @@ class DruidOlympicsState(State):
         del hand[at]
         del self.since[seat][at]
         self.table.append(card)
-        self._trace(_LAID, seat, card)
+        if self.trail is not None:
+            self.trail = (self.trail, _LAID, self.move_number(), seat, card)
 
     def _complete_block(self) -> None:
         """Places the piece once the cards on the table pay for it (D8).
@@ -352,8 +365,11 @@ class DruidOlympicsState(State):
         if target.need == course.NEED_ALL:  # the text: both other cards are sacrificed
             for card in sorted(self.hands[self.player]):  # G3: never in the hand's (drawn, hidden) order
                 self._lay(card)
-        elif course.completions(target, self.hands[self.player], self.table) != [()]:
-            return
+        else:
+            options = course.completions(target, self.hands[self.player], self.table)
+            if options != [()]:
+                self._legal = tuple(_uses(options))  # the next card's legal set: computed once
+                return
         seat = self.player
         cover = self.cover
         if target.piece < TRILITHON:
@@ -432,10 +448,11 @@ class DruidOlympicsState(State):
     def _arrive(self, start: int, after: int) -> None:
         seat = self.player
         self.pos[seat] = after
-        cards = " ".join(_TEXT[c] for c in self.table)
+        cards = " ".join([_TEXT[c] for c in self.table])
         where = course.runner_text(after, self.end[seat])
-        self._note(f"{RUNNERS[seat]} plays {cards}: {course.runner_text(start, self.end[seat])} -> {where}")
-        self._record(seat, f"moves with {cards}: {course.runner_text(start, self.end[seat])} -> {where}")
+        came = course.runner_text(start, self.end[seat])
+        self._note(f"{RUNNERS[seat]} plays {cards}: {came} -> {where}")
+        self._record(seat, f"moves with {cards}: {came} -> {where}")
         self.discard.extend(self.table)
         self.table = []
         self.phase = MOVE
@@ -586,7 +603,7 @@ class DruidOlympicsState(State):
         nodes = self._trail_nodes()
         if nodes is None:
             return self._redeal(player, rng)
-        history = self._history[:]
+        history = self.history()
         for index, card in self._hidden_draws(nodes, player, rng).items():
             history[index] = card  # the chance outcome "draw <card>" has the card's id
         return self._replay(history)
@@ -601,11 +618,11 @@ class DruidOlympicsState(State):
         """Returns the trail oldest first, or None if the state has no history that reaches it."""
         trail = self.trail
         if trail is None:  # loaded from JSON: the engine replayed its history, if it had one
-            if not self._history:
+            if not self.move_number():
                 return None
             replayed = self.game.new_initial_state()
             try:
-                for action in self._history:
+                for action in self.history():
                     replayed.apply_action(action)
             except IllegalActionError:
                 return None
@@ -707,10 +724,8 @@ class DruidOlympicsState(State):
     def _replay(self, history: list[int]) -> DruidOlympicsState:
         """Returns the state ``history`` reaches from the start (legal by construction: not checked)."""
         state = cast(DruidOlympicsState, self.game.new_initial_state())
-        record = state._history
         for action in history:
-            state._apply(action)
-            record.append(action)
+            state._apply_known(action)
         return state
 
     def _redeal(self, player: int, rng: random.Random) -> DruidOlympicsState:

@@ -8,9 +8,11 @@ choice with none is skipped, so only real choices become decisions (G2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from henge import box
+from henge.engine import Event
 from henge.games.fightin.parts import (
     AUTO,
     BLUE,
@@ -65,6 +67,14 @@ _NUMBER = box.CARD_NUMBER
 _COLOUR = box.CARD_COLOUR
 _TEXT = box.CARD_TEXT
 _STOPPED = 99  # ``taken`` once a steal is over
+_PLACES: tuple[str, ...] = tuple(f"places a card face down at {where}" for where in TITLES)
+_PLACED: tuple[tuple[tuple[Mapping[int, str], ...], ...], ...] = tuple(
+    tuple(tuple({seat: f"places {_TEXT[c]} face down at {where}"} for c in range(box.DECK_SIZE)) for where in TITLES)
+    for seat in (0, 1)
+)
+"""The record's texts of a placement (G6): every seat's, and the owner's own (shared, never changed)."""
+_TURNED_OVER: tuple[tuple[str, ...], ...] = tuple(tuple(f"turns over {n} {text}" for text in _TEXT) for n in NOUNS)
+_SHOWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"seat {seat} {text}" for text in _TEXT) for seat in (0, 1))
 
 
 # -- values ---------------------------------------------------------------------
@@ -123,11 +133,13 @@ def _discard(state: FightinState, card: int) -> None:
 
 def _return_loot(state: FightinState, card: int) -> None:
     loot = state.loot
-    for colour in range(5):
-        count = loot[card * 5 + colour]
-        if count:
-            state.stock[colour] += count
-            loot[card * 5 + colour] = 0
+    at = card * 5
+    if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
+        for colour in range(5):
+            count = loot[at + colour]
+            if count:
+                state.stock[colour] += count
+                loot[at + colour] = 0
 
 
 def _loot_count(state: FightinState, card: int) -> int:
@@ -147,16 +159,16 @@ def _move_loot(state: FightinState, source: int, target: int) -> None:
 
 def _note(state: FightinState, text: str) -> None:
     """A public line of the table, the rules' doing (actor -1): the log and every seat's record."""
-    state.log_line(text)
-    state._record(-1, text)
+    state.log = (state.log, text)  # state.log_line(text)
+    state._log = Event(state._log, -1, text, None)
 
 
 def _act(state: FightinState, seat: int, text: str, line: str | None = None) -> None:
     """A seat's public move: ``text`` in the record (the entry names the seat), ``line`` in the
     log (default: ``seat N`` and the text); no line for a move the log does not tell."""
-    state._record(seat, text)
+    state._log = Event(state._log, seat, text, None)
     if line != "":
-        state.log_line(f"seat {seat} {text}" if line is None else line)
+        state.log = (state.log, (seat, text) if line is None else line)  # (seat, text): "seat N text"
 
 
 # -- driving ----------------------------------------------------------------------
@@ -183,6 +195,7 @@ def _ask(state: FightinState, kind: int, seat: int, after: int) -> None:
     legal = options(state)
     if len(legal) > 1:
         state.phase = CHOOSE
+        state._legal = tuple(legal)  # the decision's legal set: computed once
         return
     if legal:
         effect(state, legal[0])
@@ -196,27 +209,28 @@ def options(state: FightinState) -> list[int]:
     event = state.event
     if kind == PLAY:
         base = PLACE_BASE + event * 60
-        return sorted(base + c for c in state.hands[seat])
+        return [base + c for c in sorted(state.hands[seat])]
     if kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
         cards = state.board[event * 2 + (1 - seat if kind == DISCARD_OTHER else seat)]
         if kind == DISCARD_HIGHEST and cards:
             values = [value(state, c) for c in cards]
             top = max(values)
             cards = [c for c, v in zip(cards, values, strict=True) if v == top]
-        return sorted(DISCARD_BASE + c for c in cards)
+        return [DISCARD_BASE + c for c in sorted(cards)]
     if kind == KILL or kind == DISCARD_MONSTER:
         monsters = state.monsters
         if state.gonagal < 0:  # F4: the lowest (kill) or the highest (clobbered) by value
             values = monster_values(monsters)
             aim = min(values) if kind == KILL else max(values)
             monsters = [m for m, v in zip(monsters, values, strict=True) if v == aim]
-        return sorted((KILL_BASE if kind == KILL else DISCARD_BASE) + m for m in monsters)
+        base = KILL_BASE if kind == KILL else DISCARD_BASE
+        return [base + m for m in sorted(monsters)]
     if kind == STEAL_AWARDS:
         return _steal_options(state, seat)
     if kind == TAKE_YELLOWS:
         return [TAKE_YELLOW, DONE] if state.stock[YELLOW] else [DONE]
     if kind == SCARPER:
-        return sorted(SCARPER_BASE + c for c in state.board[STEAL * 2 + seat])
+        return [SCARPER_BASE + c for c in sorted(state.board[STEAL * 2 + seat])]
     if kind == NAME_COLOUR:  # F16: a colour whose Wee Lawyer the caught player does not hold
         return [NAME_BASE + colour for colour in range(5) if state.wee[colour] != 1 - seat]
     if kind == DROP_COLOUR:
@@ -248,8 +262,7 @@ def effect(state: FightinState, action: int) -> None:
         state.down[event * 2 + seat] = card
         if state.trail is not None:
             state.trail.append((seat, state.round, event, card))
-        where = TITLES[event]
-        state._record(seat, f"places a card face down at {where}", {seat: f"places {_TEXT[card]} face down at {where}"})
+        state._log = Event(state._log, seat, _PLACES[event], _PLACED[seat][event][card])
     elif kind == KILL:
         _kill(state, seat, action - KILL_BASE)
     elif kind == DISCARD_MONSTER:
@@ -348,14 +361,12 @@ def _reveal(state: FightinState, event: int) -> None:
             continue
         state.down[event * 2 + seat] = -1
         state.board[event * 2 + seat].append(card)
-        shown.append(f"seat {seat} {_TEXT[card]}")
-        state._record(seat, f"turns over {NOUNS[event]} {_TEXT[card]}")
+        shown.append(_SHOWN[seat][card])
+        state._log = Event(state._log, seat, _TURNED_OVER[event][card], None)
         if card == GONAGAL[seat] and state.wee[WHITE] != seat:  # F3: under the white Wee Lawyer it is a 0
             gonagals.append(seat)
     state.gonagal = gonagals[0] if len(gonagals) == 1 else -1  # F13: two Gonagals cancel
-    state.log_line(
-        f"{EVENTS[event]}: {', '.join(shown) or 'no newcomers'} turned over"
-    )  # log only: the record has each card
+    state.log = (state.log, f"{EVENTS[event]}: {', '.join(shown) or 'no newcomers'} turned over")  # log only
     if len(gonagals) == 2:
         _note(state, "two Gonagals cancel out")
     elif gonagals:
@@ -609,10 +620,14 @@ def _steal_scarper_other(state: FightinState) -> None:
 
 
 def _deposit(state: FightinState, card: int) -> None:
-    owner = OWNER[card]
-    for colour in range(5):
-        state.awards[owner * 5 + colour] += state.loot[card * 5 + colour]
-        state.loot[card * 5 + colour] = 0
+    loot = state.loot
+    at = card * 5
+    if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
+        awards = state.awards
+        owner = OWNER[card] * 5
+        for colour in range(5):
+            awards[owner + colour] += loot[at + colour]
+            loot[at + colour] = 0
 
 
 def _take_wee_lawyer(state: FightinState, seat: int, colour: int) -> None:

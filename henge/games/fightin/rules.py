@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, State, uniform
+from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, State
 from henge.games.fightin import events as events
 from henge.games.fightin import view as view
 from henge.games.fightin.parts import (
@@ -40,7 +40,6 @@ from henge.games.fightin.parts import (
     FLIP_BASE,
     GONAGAL,
     LAWYER_START,
-    LOG_LINES,
     MAX_GAME_LENGTH,
     MONSTER_DECK,
     OVER,
@@ -52,6 +51,16 @@ from henge.games.fightin.parts import (
     TITLES,
 )
 
+_DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
+_DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"seat {seat} draws {box.CARD_TEXT[c]}"} for c in range(box.DECK_SIZE)) for seat in (0, 1)
+)
+"""The record's texts of a draw (G6): every seat's, and the drawer's own (shared, never changed)."""
+_NEXT_MONSTER: tuple[str, ...] = tuple(f"the next monster is {text}" for text in box.CARD_TEXT)
+
+Lines = tuple[Any, str | tuple[int, str]] | None
+"""The game log: (the lines before, the newest line), or None for none. A line (seat, text) is
+written ``seat N text`` when the log is read (view.log_lines)."""
 Trail = list[tuple[int, int, int, int]]
 """The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
 
@@ -125,7 +134,7 @@ class FightinState(State):
         self.dropped: list[int] = [-1, -1]  # colour each seat dropped at scoring
         self.scores: tuple[int, ...] = ()  # final scores in half awards
         self.winners: tuple[int, ...] = ()
-        self.log: tuple[str, ...] = ()
+        self.log: Lines = None  # the table's log, newest line first (view.log_lines reads it)
         self.trail: Trail | None = None  # set only while the resampler replays a history
         self._known: tuple[object, Trail | None] | None = None  # the resampler's (record, trail) cache
 
@@ -142,26 +151,22 @@ class FightinState(State):
     def _legal_actions(self) -> list[int]:
         return events.options(self)
 
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
+    uniform_chance = True  # G1: every deal, draw and flip is uniform over its deck
+
+    def _chance_actions(self) -> list[int]:
         # The decks are kept sorted by card id, so the outcomes come out sorted.
         phase = self.phase
         if phase == DEAL:  # F1: a Gonagal dealt face up goes back; so the deal is uniform over the rest
             gonagal = GONAGAL[self.player]
-            return uniform([c + DEAL_BASE for c in self.decks[self.player] if c != gonagal])
+            return [c + DEAL_BASE for c in self.decks[self.player] if c != gonagal]
         if phase == DRAW:
-            return uniform([c + DRAW_BASE for c in self.decks[self.player]])
-        return uniform([c + FLIP_BASE for c in self.monster_deck])
+            return [c + DRAW_BASE for c in self.decks[self.player]]
+        return [c + FLIP_BASE for c in self.monster_deck]
 
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == CHOOSE:
             events.effect(self, action)
-        elif phase == DEAL:
-            seat = self.player
-            card = action - DEAL_BASE
-            self.decks[seat].remove(card)
-            self.board[self.event * 2 + seat].append(card)
-            self._record(CHANCE, f"seat {seat} deals {box.CARD_TEXT[card]} face up to {TITLES[self.event]}")
         elif phase == DRAW:
             seat = self.player
             card = action - DRAW_BASE
@@ -169,14 +174,21 @@ class FightinState(State):
             self.hands[seat].append(card)
             if self.trail is not None:
                 self.trail.append((seat, self.round, -1, card))
-            self._record(CHANCE, f"seat {seat} draws a card", {seat: f"seat {seat} draws {box.CARD_TEXT[card]}"})
+            self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][card])
+        elif phase == DEAL:
+            seat = self.player
+            card = action - DEAL_BASE
+            self.decks[seat].remove(card)
+            self.board[self.event * 2 + seat].append(card)
+            self._record(CHANCE, f"seat {seat} deals {box.CARD_TEXT[card]} face up to {TITLES[self.event]}")
         else:
             card = action - FLIP_BASE
             self.monster_deck.remove(card)
             self.monsters.append(card)
             if self.round:
-                self.log_line(f"the next monster is {box.CARD_TEXT[card]}")
-                self._record(CHANCE, f"the next monster is {box.CARD_TEXT[card]}")
+                text = _NEXT_MONSTER[card]
+                self.log = (self.log, text)
+                self._log = Event(self._log, CHANCE, text, None)
             else:  # the narrator tells the first monster from the observation, not the log
                 self._record(CHANCE, f"the first monster is {box.CARD_TEXT[card]}")
         self.kind = -1
@@ -220,8 +232,8 @@ class FightinState(State):
         return new
 
     def log_line(self, text: str) -> None:
-        """Appends a public line to the game log (never a face-down card)."""
-        self.log = (self.log + (text,))[-LOG_LINES:]
+        """Appends a public line to the game log (never a face-down card); shared by clones."""
+        self.log = (self.log, text)
 
     # -- hidden information --------------------------------------------------------
 
@@ -272,7 +284,7 @@ class FightinState(State):
         placed = {(rnd, event): drawn[pick] for (rnd, event, _), pick in zip(places, source, strict=True)}
         new = FightinState(self.game)
         draw = 0
-        for action in self._history:
+        for action in self.history():
             if new.phase == DRAW and new.player == other:
                 action = DRAW_BASE + drawn[draw]
                 draw += 1
@@ -291,7 +303,7 @@ class FightinState(State):
         walk.trail = []
         trail: Trail | None = walk.trail
         try:
-            for action in self._history:
+            for action in self.history():
                 walk.apply_action(action)
         except IllegalActionError:
             trail = None
@@ -304,7 +316,7 @@ class FightinState(State):
         """Re-deals the other seat's hand, face-down cards and deck from its unseen cards (a state
         set up without its history: the record since it was set up is kept)."""
         new = self._copy()
-        new._history = []
+        new._set_history(())
         new._legal = None
         new._log = self._log
         other = 1 - player

@@ -99,7 +99,7 @@ def observation(state: FightinState, player: int | None) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in state.hands],
         "deck_sizes": [len(d) for d in state.decks],
         "discards": [[_TEXT[c] for c in pile] for pile in state.discards],
-        "log": list(state.log),
+        "log": log_lines(state),
         "dropped": [None if c < 0 else COLOURS[c] for c in state.dropped] if over else None,
         "scores": [s / 2 for s in state.scores] if over else None,
         "winners": list(state.winners) if over else None,
@@ -141,8 +141,19 @@ def fields(state: FightinState) -> dict[str, Any]:
         "dropped": [None if c < 0 else COLOURS[c] for c in state.dropped],
         "scores": list(state.scores),
         "winners": list(state.winners),
-        "log": list(state.log),
+        "log": log_lines(state),
     }
+
+
+def log_lines(state: FightinState) -> list[str]:
+    """Returns the last LOG_LINES lines of the game log, oldest first."""
+    lines: list[str] = []
+    node = state.log
+    while node is not None and len(lines) < LOG_LINES:
+        node, line = node
+        lines.append(line if isinstance(line, str) else f"seat {line[0]} {line[1]}")
+    lines.reverse()
+    return lines
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -260,7 +271,9 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
     check((state.phase == OVER) == bool(state.winners) == bool(state.scores), "winners are named once it is over")
     log = fields["log"]
     check(isinstance(log, list) and len(log) <= LOG_LINES and all(isinstance(x, str) for x in log), "log: lines")
-    state.log = tuple(log)
+    state.log = None
+    for line in log:
+        state.log = (state.log, line)
     # The step and the pending decision must have what they work on.
     _check_stage(state)
     check(state.step not in events.NEEDS_LEAD or state.lead >= 0, "this step needs the lead seat")

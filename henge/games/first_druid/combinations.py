@@ -75,6 +75,18 @@ def _sums(values: list[int]) -> int:
     return reach & 0xFFFFFFFF
 
 
+def _run_starts(cover: int, length: int, spare: int) -> int:
+    """Returns the bit set of the starts s whose window s .. s + length - 1 misses at most
+    ``spare`` (0 or 1) of the numbers in ``cover``."""
+    a, b, c = cover, cover >> 1, cover >> 2
+    if length == 3:
+        return a & b & c if not spare else (a & b) | (a & c) | (b & c)
+    d = cover >> 3
+    if not spare:
+        return a & b & c & d
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
 def pick_actions(
     hand: list[int], wild: int, numbers: list[int], phase_ok: bool, day: bool, druid: int, uses: int
 ) -> set[int]:
@@ -93,9 +105,11 @@ def pick_actions(
     on_table = 0
     for v in numbers:
         on_table |= 1 << v
-    have = 0
+    have = twice = 0  # the numbers in hand; those of two cards or more
     for c in cards:
-        have |= 1 << NUMBER[c]
+        bit = 1 << NUMBER[c]
+        twice |= have & bit
+        have |= bit
     if uses & USE_ADVANCE and phase_ok:
         phased = [c for c in cards if IS_DAY[c] == day]
         reach = total + sum(NUMBER[c] for c in phased)
@@ -105,9 +119,7 @@ def pick_actions(
                 picks.update(PICK_WILD - 1 + v for v in range(max(1, druid - reach), 31))
     if uses & USE_PAIR and count < 2:
         if count == 0:
-            for c in cards:
-                if has_wild or any(d != c and NUMBER[d] == NUMBER[c] for d in cards):
-                    picks.add(c)
+            picks.update(c for c in cards if has_wild or twice >> NUMBER[c] & 1)
             if has_wild:
                 picks.update(PICK_WILD - 1 + NUMBER[c] for c in cards)
         else:
@@ -116,14 +128,17 @@ def pick_actions(
             if has_wild:
                 picks.add(PICK_WILD - 1 + m)
     cover = have | on_table
-    low = (cover & -cover).bit_length() - 1
-    high = cover.bit_length() - 1
     for length, flag in ((3, USE_RUN3), (4, USE_RUN4)):
         if not uses & flag or count >= length or on_table.bit_count() != count or not cover:
             continue
         spare = 1 if has_wild else 0
-        # A window without any of these numbers would need more than one wild card.
-        for start in range(max(1, low - length + 1), min(high, 31 - length) + 1):
+        # Only a window missing at most ``spare`` numbers of ``cover`` can lead anywhere: the
+        # starts (1 .. 31 - length) where enough of its numbers are there.
+        starts = _run_starts(cover, length, spare) & ((1 << (32 - length)) - 2)
+        while starts:
+            low_bit = starts & -starts
+            starts ^= low_bit
+            start = low_bit.bit_length() - 1
             window = ((1 << length) - 1) << start
             if on_table & ~window:
                 continue
@@ -177,16 +192,18 @@ def _phase_ok(state: FirstDruidState) -> bool:
 
 
 def _uses(state: FirstDruidState, p: int) -> int:
-    disks = state.disks_left(p) > 0
-    bars = state.bars_left(p) > 0
+    clans = state.clans
+    owners = state.owners
+    disks = clans.count(p) + owners.count(p) < 10  # state.disks_left(p) > 0
+    bars = state.spirits.count(p) + state.altar.count(p) < 10  # state.bars_left(p) > 0
     uses = USE_ADVANCE
     if bars or state.sections < SECTIONS:
         uses |= USE_PAIR
-    if bars or (disks and len(state.clans) < box.BLUESTONES):
+    if bars or (disks and len(clans) < box.BLUESTONES):
         uses |= USE_SUM
     if _convert_clan_ok(state, p, disks) or _convert_spirit_ok(state, p, bars):
         uses |= USE_RUN3
-    if disks and any(o >= 0 and o != p for o in state.owners):
+    if disks and len(owners) > owners.count(-1) + owners.count(p):  # a trilithon of another seat
         uses |= USE_RUN4
     return uses
 
@@ -200,22 +217,38 @@ def _convert_spirit_ok(state: FirstDruidState, p: int, bars: bool) -> bool:
     return bars and top >= 0 and state.spirits[top] != p  # FD11
 
 
+_DECK_SETS: dict[tuple[int, ...], frozenset[int]] = {}
+
+
+def _deck_set(deck: tuple[int, ...]) -> frozenset[int]:
+    """Returns the cards of ``deck`` as a set (one per seat-colour choice, kept)."""
+    cards = _DECK_SETS.get(deck)
+    if cards is None:
+        cards = _DECK_SETS[deck] = frozenset(deck)
+    return cards
+
+
 def turn_actions(state: FirstDruidState, p: int, hand: list[int]) -> list[int]:
     """Returns the legal actions of a turn, sorted: picks and effects, offers, the end (FD2, FD3, FD15)."""
     n = state.n
     if state.offer_to >= 0:  # FD2: building an offer; FD15: it may be withdrawn until it is sent
-        legal = [GIVE + c for c in hand if c not in state.give]
-        if len(state.ask) < len(state.hands[state.offer_to]):
-            seen = set(hand) | set(state.discard) | set(state.ask) | {state.element}
-            legal += [ASK + c for c in state.deck if c not in seen]
-        if state.give and state.ask:
+        give = state.give
+        ask = state.ask
+        legal = [GIVE + c for c in sorted(hand) if c not in give]  # ids in order: give, ask, send, withdraw
+        if len(ask) < len(state.hands[state.offer_to]):  # any card p has not seen
+            unseen = _deck_set(state.deck).difference(hand, state.discard, ask, (state.element,))
+            legal += [ASK + c for c in sorted(unseen)]
+        if give and ask:
             legal.append(SEND)
         legal.append(WITHDRAW)
-        return sorted(legal)
+        return legal
     numbers = _table_numbers(state)
     day = state.neutral % 2 == 1
     wild = WILD_BASE + state.colours[p]
-    legal = sorted(pick_actions(hand, wild, numbers, _phase_ok(state), day, state.pos[p], _uses(state, p)))
+    if hand:
+        legal = sorted(pick_actions(hand, wild, numbers, _phase_ok(state), day, state.pos[p], _uses(state, p)))
+    else:
+        legal = []  # nothing to pick
     if state.table:
         legal += _resolutions(state, p, numbers)
         return legal

@@ -150,7 +150,7 @@ def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
     state.pos = [load_int(p, 1, box.RING_SPACES, "druid") for p in _list(fields["druids"], "druids", n)]
     state.hands = [_cards(h, "hand", deck) for h in _list(fields["hands"], "hands", n)]
     state.bids = [_cards(b, "bid", deck) for b in _list(fields["bids"], "bids", n)]
-    state.draw = _cards(fields["draw_pile"], "draw_pile", deck)
+    state.draw = sorted(_cards(fields["draw_pile"], "draw_pile", deck))  # kept sorted (no order is modelled)
     state.discard = _cards(fields["discard_pile"], "discard_pile", deck)
     state.table = _cards(fields["table"], "table", deck)
     state.table_wild = load_int(fields["wild_number"], 0, 30, "wild_number")

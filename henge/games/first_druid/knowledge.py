@@ -156,13 +156,13 @@ def note_draw(state: FirstDruidState, seat: int, card: int) -> None:
     places = n + 1
     views = state.views
     bit = 1 << card
+    keep = ~bit
     base = seat * places
-    for p in range(places):
-        views[base + p] &= ~bit
-    views[base + seat] |= bit
-    for o in range(view_count(n)):
-        if o != seat:
-            views[o * places + seat] |= views[o * places + n]
+    views[base : base + places] = [m & keep for m in views[base : base + places]]
+    own = views[base + seat] | bit
+    # In every other view the drawer's holding may now hold what the pile might have held.
+    views[seat::places] = [m | pile for m, pile in zip(views[seat::places], views[n::places], strict=True)]
+    views[base + seat] = own
     _clear_pile(state)
 
 
@@ -559,11 +559,11 @@ def _bisect(values: list[int], x: int) -> int:
 def _rooted_trail(state: FirstDruidState) -> Trail | None:
     """Returns the trail of the state's whole history, rebuilt by replay for a loaded state."""
     trail = state.trail
-    if state.rooted and (trail.actions if trail is not None else 0) == len(state._history):
+    if state.rooted and (trail.actions if trail is not None else 0) == state.move_number():
         return trail
     again = state.game.new_initial_state()
     try:
-        for action in state._history:
+        for action in state.history():
             again.apply_action(action)
     except IllegalActionError:
         again = None  # type: ignore[assignment]
@@ -1190,9 +1190,7 @@ def _name(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random, cards
 
 def _apply(state: FirstDruidState, action: int) -> None:
     """Applies an action known to be legal (by construction; the record is checked at the end)."""
-    state._apply(action)
-    state._history.append(action)
-    state._legal = None
+    state._apply_known(action)
 
 
 def _compose(new: FirstDruidState, a: int, rng: random.Random) -> None:

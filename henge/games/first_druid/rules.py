@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, Option, State, uniform
+from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, Option, State
 from henge.games.first_druid import board, knowledge
 from henge.games.first_druid import fields as field_io
 from henge.games.first_druid.actions import (
@@ -105,6 +105,12 @@ from henge.games.first_druid.knowledge import (
     push,
 )
 
+_DRAWS: tuple[str, ...] = tuple(f"seat {seat} draws a card" for seat in range(5))
+_DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"seat {seat} draws {TEXT[c]}"} for c in range(box.DECK_SIZE)) for seat in range(5)
+)
+"""The record's texts of a draw (G6): every seat's, and the drawer's own (shared, never changed)."""
+
 
 class FirstDruidState(State):
     """A First Druid position: time, druids, hands, the board's pieces and who knows which card."""
@@ -177,7 +183,7 @@ class FirstDruidState(State):
         self.pos = [1] * n
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.bids: list[list[int]] = [[] for _ in range(n)]
-        self.draw: list[int] = list(self.deck)
+        self.draw: list[int] = list(self.deck)  # kept sorted: draws are uniform, no order is modelled
         self.discard: list[int] = []
         self.table: list[int] = []
         self.table_wild = 0
@@ -233,12 +239,15 @@ class FirstDruidState(State):
             return [ACCEPT, DECLINE]
         return [DECLINE]
 
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
+    uniform_chance = True  # G1: every draw, drain and turned card is uniform
+
+    def _chance_actions(self) -> list[int]:
         phase = self.phase
         if phase == DRAIN_PHASE:
-            return uniform(sorted(DRAIN + c for c in self.hands[self.drains[0]]))
-        base = TURN_CARD if phase == ELEMENT else DRAW
-        return uniform(sorted(base + c for c in self.draw))
+            return [DRAIN + c for c in sorted(self.hands[self.drains[0]])]
+        if phase == ELEMENT:
+            return [TURN_CARD + c for c in self.draw]
+        return self.draw if DRAW == 0 else [DRAW + c for c in self.draw]  # the outcome is the card
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -249,7 +258,7 @@ class FirstDruidState(State):
             self.draw.remove(action)
             self.hands[seat].append(action)
             self.draw_count -= 1
-            self._record(CHANCE, f"seat {seat} draws a card", {seat: f"seat {seat} draws {TEXT[action]}"})
+            self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][action])
             push(self, T_DRAW, action, seat, action)
             knowledge.note_draw(self, seat, action)
             self._settle()
@@ -354,10 +363,9 @@ class FirstDruidState(State):
 
     def top_spirit(self) -> int:
         """Returns the index of the highest-numbered spirit bar on the outer ring, or -1 (FD11)."""
-        for i in range(len(self.spirits) - 1, -1, -1):
-            if self.spirits[i] >= 0:
-                return i
-        return -1
+        spirits = self.spirits[::-1]
+        seat = next(filter((-1).__lt__, spirits), -1)  # the first seat from the top (-1: no bar)
+        return -1 if seat < 0 else len(spirits) - 1 - spirits.index(seat)
 
     def behind(self, seat: int) -> bool:
         """FD5: the neutral figure's number is ahead of the seat's druid (no deck draws)."""
@@ -523,12 +531,13 @@ class FirstDruidState(State):
                 self.phase = DRAW_PHASE
                 return
             active = self.active()
-            for i in range(n):
-                seat = (active + i) % n
-                if len(self.hands[seat]) > HAND_LIMIT:
-                    self.phase = DISCARD_PHASE
-                    self.player = seat
-                    return
+            if max(map(len, self.hands)) > HAND_LIMIT:
+                for i in range(n):
+                    seat = (active + i) % n
+                    if len(self.hands[seat]) > HAND_LIMIT:
+                        self.phase = DISCARD_PHASE
+                        self.player = seat
+                        return
             stage = self.stage
             if stage == TURNS:
                 if not self.ending:
@@ -566,10 +575,10 @@ class FirstDruidState(State):
     def _refill(self) -> None:
         """The discard pile becomes the deck when the deck is empty (draws pick uniformly, G1)."""
         if not self.draw and self.discard:
-            self.draw = self.discard
+            self.draw = sorted(self.discard)
             self.discard = []
             self._record(CHANCE, "the discard pile becomes the draw pile")
-            push(self, T_REFILL, -1, -1, -1, tuple(sorted(self.draw)))
+            push(self, T_REFILL, -1, -1, -1, tuple(self.draw))
             knowledge.note_refill(self)
 
     def _start_round(self) -> None:

@@ -38,7 +38,6 @@ from henge.engine import (
     check,
     load_cards,
     load_int,
-    uniform,
 )
 from henge.games.spell_casting import board as sb
 
@@ -208,8 +207,10 @@ class SpellCastingState(State):
                     found.add(sb.PULL_INNER + stone)
         return [sb.DONE, *sorted(found)]
 
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
-        return uniform(self.draw_pile)
+    uniform_chance = True  # G1: every card turned is uniform over the unturned ones
+
+    def _chance_actions(self) -> list[int]:
+        return self.draw_pile  # kept sorted
 
     def _apply(self, action: int) -> None:
         phase = self.phase

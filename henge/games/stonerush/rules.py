@@ -78,6 +78,18 @@ _IN_DECK = frozenset(DECK)
 _FIRST_FILL: tuple[int, ...] = (0,) * box.DECK_SIZE
 """Every card entered the draw pile at its first filling (the deck); indexed by card id."""
 _NO_PUSHES: tuple[int, ...] = (0,) * 5
+_PLAYS: tuple[str, ...] = tuple(f"plays {text}" for text in _TEXT)
+_DISCARDS: tuple[str, ...] = tuple(f"discards {text}" for text in _TEXT)
+_VERBS = ("is dealt", "draws")
+_DRAW_TEXTS: tuple[tuple[tuple[str, tuple[Mapping[int, str], ...]], ...], ...] = tuple(
+    tuple(
+        (f"seat {seat} {verb} a card", tuple({seat: f"seat {seat} {verb} {text}"} for text in _TEXT))
+        for seat in range(5)
+    )
+    for verb in _VERBS
+)
+"""The record's texts of a deal or draw (G6), by verb and seat: every seat's, and per card the
+drawer's own (shared, never changed)."""
 
 
 class _Plan:
@@ -166,7 +178,7 @@ class StonerushState(State):
     def _legal_actions(self) -> list[int]:
         hand = self.hands[self.player]
         if self.phase == DISCARD:
-            legal = sorted(c + _DISCARD for c in hand)
+            legal = [c + _DISCARD for c in sorted(hand)]
             if len(hand) <= _KEEP:
                 legal.append(DONE)
             return legal
@@ -199,7 +211,7 @@ class StonerushState(State):
             else:
                 self.hands[seat].remove(action)
                 self.played.append(action)
-                self._record(seat, f"plays {_TEXT[action]}")
+                self._log = Event(self._log, seat, _PLAYS[action], None)
         elif phase == DISCARD:
             hand = self.hands[seat]
             if action == DONE:
@@ -211,7 +223,7 @@ class StonerushState(State):
                 self.discard.append(card)
                 discarded = self.discarded
                 self.discarded = (*discarded[:seat], (*discarded[seat], _TEXT[card]), *discarded[seat + 1 :])
-                self._record(seat, f"discards {_TEXT[card]}")
+                self._log = Event(self._log, seat, _DISCARDS[card], None)
                 if not hand:  # nothing left to keep: no choice remains
                     self._end_discards()
         elif phase == DEAL_TRILITHONS:
@@ -230,8 +242,8 @@ class StonerushState(State):
             self.draw.remove(action)
             hand = self.hands[seat]
             hand.append(action)
-            verb = "is dealt" if phase == DEAL_HANDS else "draws"
-            self._record(CHANCE, f"seat {seat} {verb} a card", {seat: _drawn(seat, verb, action)})
+            public, private = _DRAW_TEXTS[phase == DRAW][seat]
+            self._log = Event(self._log, CHANCE, public, private[action])
             if phase == DEAL_HANDS:
                 if len(hand) == _HAND:
                     self.player += 1
@@ -462,10 +474,10 @@ class StonerushState(State):
         depend only on what ``player`` knows (canonical resampling).
         """
         self._check_seat(player)
-        if not self._history and (self.phase != DEAL_TRILITHONS or self.player != 0):  # loaded without its history
+        if not self.move_number() and (self.phase != DEAL_TRILITHONS or self.player != 0):  # loaded without its history
             return self._resample_present(player, rng)
         plan = self._plan_for(player)
-        actions = list(self._history)
+        actions = self.history()
         new = self._copy()
         private: dict[int, dict[int, str]] = {}
         colours = rng.sample(plan.colours, len(plan.trilithons))
@@ -502,7 +514,7 @@ class StonerushState(State):
             if seat != player:
                 new.hands[seat] = [card for _, card in sorted(kept[seat])]
         new.draw = sorted(pile)
-        new._history = actions
+        new._set_history(actions)
         new._legal = None
         new._log = Deferred(partial(_rewritten, plan.events, private))  # made only if it is read
         return new
@@ -511,7 +523,7 @@ class StonerushState(State):
         """Reads the history once per seat (replaying it): which chance outcomes were hidden from
         ``player``, what filled the pile each time, and when each card was next seen."""
         cached = self._plan
-        if cached is not None and cached[0] == player and cached[1] == len(self._history):
+        if cached is not None and cached[0] == player and cached[1] == self.move_number():
             return cached[2]
         plan = _Plan()
         scratch = self.game.new_initial_state()
@@ -522,7 +534,7 @@ class StonerushState(State):
         own: list[set[int]] = [set()]  # per pile: the cards ``player`` drew from it
         shown: dict[int, list[tuple[int, int]]] = {}  # card -> (step, seat) each time it was laid or discarded
         events = 0
-        for step, action in enumerate(self._history):
+        for step, action in enumerate(self.history()):
             phase = scratch.phase
             seat = scratch.player
             if phase == DEAL_TRILITHONS:
@@ -578,14 +590,14 @@ class StonerushState(State):
             plan.events.append(node)
             node = made(node.parent)
         plan.events.reverse()
-        self._plan = (player, len(self._history), plan)
+        self._plan = (player, self.move_number(), plan)
         return plan
 
     def _resample_present(self, player: int, rng: random.Random) -> StonerushState:
         """For a position loaded without its history: re-draws what ``player`` cannot see from the
         present view alone (the same groups of unseen cards, the same counts per hand)."""
         new = self._copy()
-        new._history = []
+        new._set_history(())
         new._legal = None
         new._log = None
         filled = self.filled
