@@ -7,9 +7,10 @@ A bot is named by a word, optionally followed by settings:
 weighed per determinization, ``worlds`` the determinizations per decision,
 ``reuse`` 1 or 0, ``guide`` the bias towards the rule-based player's choice,
 ``finish`` the decisions it may take to finish a turn, ``hrollout`` 1 for
-rollouts played by the rule-based player; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` is for evaluation only: it
-is not offered as an opponent and ``make_agent`` makes it only when asked
-with ``evaluation=True``.
+rollouts played by the rule-based player; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
+``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
+OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
+them only when asked with ``evaluation=True``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,23 @@ _AGENTS: dict[str, Callable[..., Agent]] = {
     "heuristic": HeuristicAgent,
     "ismcts": ISMCTSAgent,
 }
-_EVALUATION_AGENTS: dict[str, Callable[..., Any]] = {"mcts-cheat": CheatingMCTSAgent}
+
+
+def _openspiel_ismcts(**settings: Any) -> Any:
+    # OpenSpiel is an optional extra: imported only when this bot is made.
+    from henge.adapters.openspiel_bot import OpenSpielISMCTSAgent
+
+    return OpenSpielISMCTSAgent(**settings)
+
+
+_EVALUATION_AGENTS: dict[str, Callable[..., Any]] = {
+    "mcts-cheat": CheatingMCTSAgent,
+    "openspiel-ismcts": _openspiel_ismcts,
+}
+_EVALUATION_ONLY = {
+    "mcts-cheat": "sees hidden information and plays only in evaluations, never as an opponent",
+    "openspiel-ismcts": "needs OpenSpiel (an optional extra) and plays only in evaluations, never as an opponent",
+}
 _SEARCH_SETTINGS = {
     "iterations": "iterations",
     "seconds": "seconds",
@@ -43,7 +60,13 @@ _SEARCH_SETTINGS = {
     "finish": "finish",
     "hrollout": "guided_rollout",
 }
-_SETTINGS: dict[str, dict[str, str]] = {"ismcts": _SEARCH_SETTINGS, "mcts-cheat": _SEARCH_SETTINGS}
+_OPENSPIEL_SETTINGS = {"simulations": "simulations", "seconds": "seconds", "c": "exploration", "rollouts": "rollouts"}
+_SETTINGS: dict[str, dict[str, str]] = {
+    "ismcts": _SEARCH_SETTINGS,
+    "mcts-cheat": _SEARCH_SETTINGS,
+    "openspiel-ismcts": _OPENSPIEL_SETTINGS,
+}
+_WHOLE_NUMBERS = ("iterations", "depth", "tries", "worlds", "finish", "simulations", "rollouts")
 
 
 def agent_names() -> list[str]:
@@ -57,7 +80,7 @@ def _setting(name: str, key: str, text: str) -> Any:
     try:
         if key in ("baseline", "reuse", "hrollout"):
             return bool(int(text))
-        return int(text) if key in ("iterations", "depth", "tries", "worlds", "finish") else float(text)
+        return int(text) if key in _WHOLE_NUMBERS else float(text)
     except ValueError:
         raise ValueError(f"{name}: setting {key} must be a number or none, not {text!r}") from None
 
@@ -65,14 +88,14 @@ def _setting(name: str, key: str, text: str) -> Any:
 def make_agent(spec: str, *, evaluation: bool = False) -> Any:
     """Returns a new bot from its name and settings; raises ValueError naming the bots there are.
 
-    ``evaluation=True`` also allows the evaluation-only bots (``mcts-cheat``).
+    ``evaluation=True`` also allows the evaluation-only bots (``mcts-cheat``, ``openspiel-ismcts``).
     """
     name, *settings = spec.split(":")
     factories = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else _AGENTS
     factory = factories.get(name)
     if factory is None:
         if name in _EVALUATION_AGENTS:
-            raise ValueError(f"{name} sees hidden information and plays only in evaluations, never as an opponent")
+            raise ValueError(f"{name} {_EVALUATION_ONLY[name]}")
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(_AGENTS)}")
     allowed = _SETTINGS.get(name, {})
     kwargs: dict[str, Any] = {}
