@@ -1,14 +1,19 @@
-"""Engine speed on uniformly random games, through the public State API only.
+"""Engine speed on uniformly random games, through the public State API only, and the bots' decision times.
 
-Every figure is the median of repeated runs (machines are noisy): games and
-decisions per second of whole random games, microseconds per
+Every engine figure is the median of repeated runs (machines are noisy):
+games and decisions per second of whole random games, microseconds per
 ``legal_actions``, ``apply_action`` and ``clone`` on states sampled from them,
 and the iterations per second of the ``ismcts`` bot's search (the game's
 default settings, 50 iterations a decision) from decisions sampled from them.
+
+``bench_bots`` times the decisions of the bots as they play (``henge bench
+--bots``): the median, 90th and 99th percentile and longest decision of
+``ismcts`` and ``heuristic``, each game at its largest player count.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -17,9 +22,10 @@ from typing import Any
 from rich.table import Table
 
 import henge
-from henge.agents import heuristics, make_decision
+from henge.agents import heuristics, make_agent, make_decision
 from henge.agents.ismcts import config_for, search
 from henge.engine import CHANCE, TERMINAL, Game, State
+from henge.records import agent_rng, play, sample_chance
 
 _SAMPLE_STATES = 400
 _SEARCH_POSITIONS = 8
@@ -173,5 +179,147 @@ def table(results: list[dict[str, Any]]) -> Table:
             f"{r['us/apply_action']:.2f}",
             f"{r['us/clone']:.2f}",
             f"{r['ismcts_iterations/s']:,.0f}",
+        )
+    return out
+
+
+# -- the bots' decisions --------------------------------------------------------------------
+
+BOT_AGENTS = ("ismcts", "heuristic")
+"""The bots ``bench_bots`` times, each with its default settings."""
+_SEARCH_DECISIONS = 300
+_DECISIONS = 3000
+_SPAN = 20
+"""Player decisions a search bot plays from each starting point before the next one is drawn."""
+
+
+def _percentile(ordered: list[float], q: float) -> float:
+    """Returns the nearest-rank ``q`` percentile (0 < q <= 1) of sorted figures."""
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def _summary(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    if not ordered:
+        return {"median": 0.0, "p90": 0.0, "p99": 0.0, "max": 0.0}
+    return {
+        "median": statistics.median(ordered),
+        "p90": _percentile(ordered, 0.9),
+        "p99": _percentile(ordered, 0.99),
+        "max": ordered[-1],
+    }
+
+
+def _timed_decisions(
+    state: State,
+    agents: list[Any],
+    rngs: list[random.Random],
+    chance: random.Random,
+    budget: int,
+    walls: list[float],
+    cpus: list[float],
+    limit: int,
+    deadline: float,
+) -> None:
+    """Plays on from ``state`` with ``agents`` for ``budget`` player decisions, timing those with a choice."""
+    while budget > 0 and not state.is_terminal() and len(walls) < limit and time.perf_counter() < deadline:
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply_action(sample_chance(state, chance))
+            continue
+        agent = agents[seat]
+        choices = len(state.legal_actions())
+        wall = time.perf_counter()
+        cpu = time.process_time()
+        decision = make_decision(state, seat, rngs[seat], samples=agent.needs_samples)
+        action = agent.choose(decision)
+        cpu = time.process_time() - cpu
+        wall = time.perf_counter() - wall
+        if choices > 1:
+            walls.append(wall)
+            cpus.append(cpu)
+        state.apply_action(action)
+        budget -= 1
+
+
+def bench_bots(
+    game_id: str,
+    agent: str,
+    *,
+    seconds: float = 60.0,
+    decisions: int | None = None,
+    seed: int = 1,
+    players: int | None = None,
+) -> dict[str, Any]:
+    """Times the decisions of bot ``agent`` (default settings) in seeded games of ``game_id``.
+
+    The game is played at its largest player count, in this process. A bot
+    that does not sample (``heuristic``) plays every seat of whole games. A
+    search bot (``ismcts``) plays every seat, one bot per seat, for
+    ``_SPAN`` player decisions from a point drawn uniformly from a game the
+    rule-based player plays to the end with the same seed, so its
+    decisions come from every stage of a game. Seeds run ``seed``,
+    ``seed + 1``, ... until ``decisions`` decisions are timed (default: 300
+    for a search bot, 3,000 for another) or ``seconds`` have passed.
+
+    A decision's time is what its seat waits for: building the decision
+    (for a search bot, with its sampler) and the bot's ``choose``, in
+    wall-clock and processor seconds; only decisions with two or more legal
+    actions are counted. Returns the median, 90th and 99th percentiles and
+    the longest of each.
+    """
+    players = players or henge.game_class(game_id).info.max_players
+    game = henge.load(game_id, players)
+    search = make_agent(agent).needs_samples
+    if decisions is None:
+        decisions = _SEARCH_DECISIONS if search else _DECISIONS
+    walls: list[float] = []
+    cpus: list[float] = []
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    game_seed = seed
+    while len(walls) < decisions and time.perf_counter() < deadline:
+        rngs = [agent_rng(game_seed, s) for s in range(players)]
+        chance = random.Random(f"henge/bench/{game_seed}/chance")
+        agents = [make_agent(agent) for _ in range(players)]
+        state = game.new_initial_state()
+        budget = 1 << 30
+        if search:
+            moves = play(game, ["heuristic"] * players, seed=game_seed)["actions"]
+            at = random.Random(f"henge/bench/{game_seed}/start").randrange(len(moves))
+            for action in moves[:at]:
+                state.apply_action(action)
+            budget = _SPAN
+        _timed_decisions(state, agents, rngs, chance, budget, walls, cpus, decisions, deadline)
+        games += 1
+        game_seed += 1
+    return {
+        "game": game_id,
+        "players": players,
+        "agent": agent,
+        "games": games,
+        "decisions": len(walls),
+        "seconds": time.perf_counter() - start,
+        "wall": _summary(walls),
+        "cpu": _summary(cpus),
+    }
+
+
+def bots_table(results: list[dict[str, Any]]) -> Table:
+    """Returns the bots' decision times as a Rich table (milliseconds)."""
+    out = Table(title="bots: milliseconds per decision with a choice (one core, default settings)")
+    for column in ("game", "players", "bot", "decisions", "median", "p90", "p99", "max", "cpu median", "cpu p90"):
+        out.add_column(column, justify="left" if column in ("game", "bot") else "right")
+    for r in results:
+        wall, cpu = r["wall"], r["cpu"]
+        out.add_row(
+            r["game"],
+            str(r["players"]),
+            r["agent"],
+            str(r["decisions"]),
+            *(f"{1000 * wall[k]:.2f}" for k in ("median", "p90", "p99", "max")),
+            f"{1000 * cpu['median']:.2f}",
+            f"{1000 * cpu['p90']:.2f}",
         )
     return out

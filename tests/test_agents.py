@@ -23,7 +23,7 @@ from henge.agents import (
     make_agent,
     make_decision,
 )
-from henge.agents.ismcts import SearchConfig, Tree, config_for
+from henge.agents.ismcts import SearchConfig, Tree, config_for, search
 from henge.cli import main
 from henge.engine import State
 from henge.records import play, sample_chance
@@ -441,6 +441,7 @@ def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
     assert config_for("spell_casting", {}).iterations == 50
     assert config_for("spell_casting", {}).guided_rollout
     assert config_for("spell_casting", {"iterations": 7}).iterations == 7
+    assert config_for("first_druid", {}).determinizations == 10  # its draws replay the whole history
     assert config_for("stonerush", {}) == SearchConfig()
     assert config_for("no_such_game", {"guide": 0.0}) == SearchConfig(guide=0.0)
     agent = ISMCTSAgent(iterations=30)
@@ -466,3 +467,57 @@ def test_a_kept_tree_never_plays_an_action_grown_in_worlds_the_decision_ruled_ou
         child.visits = visits
     assert tree.visits() == {legal[0]: 3}
     assert tree.best_action() == legal[0]
+
+
+def test_a_sampler_draws_from_the_canonical_state_of_the_decision_as_it_was_made():
+    """The canonical state is made on the first draw, from a copy: a search that keeps its samples
+    never pays for it, and a draw after the state moved on is still one of the decision's."""
+    state = _decision_points("fightin", 2, seed=3, every=4)[3]
+    seat = state.current_player()
+    wanted = canonical_state(state, seat).resample_from_infostate(seat, random.Random(8)).to_json()
+    decision = make_decision(state, seat, random.Random(0), samples=True)
+    state.apply_action(state.legal_actions()[0])
+    assert decision.sample_state(random.Random(8)).to_json() == wanted
+
+
+def test_a_search_holds_the_cycle_collector_off_only_while_it_runs():
+    import gc
+
+    seen: list[bool] = []
+
+    def policy(decision: Decision) -> int:
+        seen.append(gc.isenabled())
+        return heuristics.chooser("stonerush")(decision)
+
+    state = _decision_points("stonerush", 3, seed=1, every=3)[2]
+    seat = state.current_player()
+    decision = make_decision(state, seat, random.Random(0), samples=True)
+    config = SearchConfig(iterations=20)
+    search(decision.sample_state, seat, decision.rng, config, None, policy=policy)
+    assert seen and not any(seen) and gc.isenabled()
+    gc.disable()
+    try:
+        search(decision.sample_state, seat, decision.rng, config, None, policy=policy)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_bench_bots_times_the_bots_decisions_and_reports_them():
+    from henge.bench import bench_bots, bots_table
+
+    heuristic = bench_bots("stonerush", "heuristic", decisions=40, seconds=30)
+    assert heuristic["players"] == 5 and heuristic["decisions"] == 40 and heuristic["games"] >= 1
+    search_bot = bench_bots("fightin", FAST_ISMCTS, decisions=6, seconds=30)
+    assert search_bot["decisions"] == 6
+    for result in (heuristic, search_bot):
+        for clock in ("wall", "cpu"):
+            figures = result[clock]
+            assert 0 < figures["median"] <= figures["p90"] <= figures["p99"] <= figures["max"]
+    assert bots_table([heuristic, search_bot]).row_count == 2
+    result = CliRunner().invoke(main, ["bench", "--bots", "stonerush", "--decisions", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [(r["game"], r["agent"], r["decisions"]) for r in json.loads(result.output)] == [
+        ("stonerush", "ismcts", 3),
+        ("stonerush", "heuristic", 3),
+    ]

@@ -142,10 +142,15 @@ def make_decision(state: State, seat: int, rng: random.Random, *, samples: bool)
     """Returns the decision of ``seat`` in ``state``; with ``samples`` it carries a sampler."""
     sampler = None
     if samples:
-        base = canonical_state(state, seat)
+        # The canonical state is made on the first draw (a search that keeps its samples from the
+        # seat's last decision may need none), from a copy of the state as it is now.
+        now = state.clone()
+        canonical: list[State] = []
 
         def sampler(r: random.Random) -> State:
-            return base.resample_from_infostate(seat, r)
+            if not canonical:
+                canonical.append(canonical_state(now, seat))
+            return canonical[0].resample_from_infostate(seat, r)
 
     return Decision(
         game_id=state.game.info.id,

@@ -115,6 +115,8 @@ class _Table:
                         self.down[e][s] = card
         self.settled = min(1.0, (self.round + 1) / (_ROUNDS + 1)) if not obs.get("scores") else 1.0
         self.base = [self.score(s, self.awards[s], self.wee) for s in (0, 1)]
+        self._changes: dict[tuple[int | None, ...], float] = {}
+        """Score changes already worked out, by the awards gained (and the Wee Lawyers, where they move)."""
 
     # -- values and scores --
 
@@ -151,12 +153,16 @@ class _Table:
     def outcome(self, gains: list[list[int]], wee: list[int | None] | None = None, riding: float = 0.0) -> float:
         """Returns the change of (my score - the other's) after the seats gain these awards."""
         me, other = self.me, 1 - self.me
+        key = (*gains[0], *gains[1]) if wee is None else (*gains[0], *gains[1], *wee)
+        change = self._changes.get(key)
         wee = wee if wee is not None else self.wee
-        after = []
-        for s in (0, 1):
-            awards = [max(0, a + g) for a, g in zip(self.awards[s], gains[s], strict=True)]
-            after.append(self.score(s, awards, wee) - self.base[s])
-        value = after[me] - after[other] + riding
+        if change is None:
+            after = []
+            for s in (0, 1):
+                awards = [max(0, a + g) for a, g in zip(self.awards[s], gains[s], strict=True)]
+                after.append(self.score(s, awards, wee) - self.base[s])
+            change = self._changes[key] = after[me] - after[other]
+        value = change + riding
         for c in range(5):
             if wee[c] != self.wee[c]:  # a Wee Lawyer changes hands: its cards of that colour count 0
                 value -= _WEE_PENALTY if wee[c] == me else -_WEE_PENALTY if wee[c] == other else 0
@@ -393,8 +399,47 @@ def _by_verb(decision: Decision) -> dict[str, dict[str, int]]:
     return out
 
 
+_READ = (
+    "seat",
+    "round",
+    "decision",
+    "event",
+    "events",
+    "hand",
+    "discards",
+    "awards",
+    "stock",
+    "altar",
+    "wee_lawyers",
+    "big_lawyer",
+    "loot",
+    "monsters",
+    "monster_discards",
+    "highest_thief",
+    "second_thief",
+    "scores",
+)
+"""What of the observation ``choose`` reads: its answer depends on these alone."""
+_ANSWERS: dict[str, int] = {}
+"""Placements already chosen, by everything they depend on: a search asks the same question again and again."""
+_ANSWERS_KEPT = 4096
+
+
 def choose(decision: Decision) -> int:
-    """Returns the rule-based player's action."""
+    """Returns the rule-based player's action (a placement is remembered: the same question gets the same answer)."""
+    obs = decision.observation
+    if obs["decision"] != "place":  # the other choices cost less than remembering them
+        return _choose(decision)
+    key = repr(([obs.get(k) for k in _READ], decision.legal_actions, decision.legal_texts))
+    action = _ANSWERS.get(key)
+    if action is None:
+        if len(_ANSWERS) >= _ANSWERS_KEPT:
+            _ANSWERS.clear()
+        action = _ANSWERS[key] = _choose(decision)
+    return action
+
+
+def _choose(decision: Decision) -> int:
     obs = decision.observation
     table = _Table(obs)
     actions = _by_verb(decision)

@@ -27,10 +27,12 @@ from henge import box
 from henge.agents.base import Decision
 from henge.engine import State
 
-SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
-"""ismcts here: six decisions played as this player would before the evaluation (a
-selection pays off only once the rivals have picked), 100 iterations (near 0.2 processor
-seconds a decision)."""
+SEARCH = {"iterations": 100, "rollout_depth": 4, "guided_rollout": True, "determinizations": 10}
+"""ismcts here: four decisions played as this player would before the evaluation (a
+selection pays off only once the rivals have picked), 100 iterations, and 10
+determinizations, since drawing one replays the game's whole history (15-50 ms): 40 of
+them took most of a first decision's second. A decision takes about 0.15 processor
+seconds, the first of a turn about 0.4."""
 
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _NUMBER = box.CARD_NUMBER
@@ -58,6 +60,9 @@ _HURT = 0.5
 def card_worth(card: int) -> float:
     """Returns how much a number card in hand is worth, in points (higher numbers do more)."""
     return 0.15 + _NUMBER[card] / 60
+
+
+_CARD_WORTH = tuple(card_worth(c) if c < _WILD else 0.0 for c in range(len(box.CARD_TEXT)))
 
 
 class _View:
@@ -169,34 +174,62 @@ def _convert_spirit_worth(v: _View) -> float:
     return _run_before(v.spirits, top, v.me) + 1 + _HURT * (_run_before(v.spirits, top, rival) + 1)
 
 
-def _effects(v: _View, numbers: list[int], phased: bool) -> list[tuple[str, float]]:
-    """Returns the effects (action text, worth) that cards with ``numbers`` may have now."""
-    found: list[tuple[str, float]] = []
-    total = sum(numbers)
-    count = len(numbers)
-    if phased and total >= v.pos:
-        found.append(("advance", _advance_worth(v)))
-    summed = count >= 2 and total == _SUM
-    pair = count == 2 and numbers[0] == numbers[1]
-    if summed and v.disks > 0 and len(v.clans) < box.BLUESTONES:
-        found.append(("clan", _run_before(v.clans, len(v.clans), v.me) + 1.3))
-    if (summed or pair) and v.bars > 0:
-        found.append(("dress altar", _altar_worth(v)))
-    if pair and v.sections < _SECTIONS:
-        found.append(("build", _build_worth(v)))
-    ordered = sorted(numbers)
-    run = count >= 3 and all(b == a + 1 for a, b in itertools.pairwise(ordered))
-    if run and count == 3:
-        if v.disks > 0 and v.clans and v.clans[-1] != v.me:
-            found.append(("convert clan", _convert_clan_worth(v)))
+class _Effects:
+    """The worth of each effect a combination may have now (the same for every combination of one turn).
+
+    Each is worked out once per plan, and only where the turn allows the
+    effect at all (``top``: the largest of them, a bound on any play's worth).
+    """
+
+    __slots__ = ("advance", "altar", "build", "clan", "convert_clan", "convert_spirit", "pos", "take_over", "top")
+
+    def __init__(self, v: _View) -> None:
+        self.pos = v.pos
+        self.advance = _advance_worth(v)
+        self.clan = (
+            _run_before(v.clans, len(v.clans), v.me) + 1.3 if v.disks > 0 and len(v.clans) < box.BLUESTONES else None
+        )
+        self.altar = _altar_worth(v) if v.bars > 0 else None
+        self.build = _build_worth(v) if v.sections < _SECTIONS else None
+        self.convert_clan = _convert_clan_worth(v) if v.disks > 0 and v.clans and v.clans[-1] != v.me else None
         top = _top_spirit(v.spirits)
-        if v.bars > 0 and top >= 0 and v.spirits[top] != v.me:
-            found.append(("convert spirit", _convert_spirit_worth(v)))
-    if run and count == 4 and v.disks > 0:
-        for t, owner in enumerate(v.owners):
-            if owner is not None and owner != v.me:
-                found.append((f"take over {t + 1}", 1.5 + _HURT))
-    return found
+        self.convert_spirit = _convert_spirit_worth(v) if v.bars > 0 and top >= 0 and v.spirits[top] != v.me else None
+        self.take_over: tuple[str, float] | None = None
+        if v.disks > 0:
+            for t, owner in enumerate(v.owners):
+                if owner is not None and owner != v.me:
+                    self.take_over = (f"take over {t + 1}", 1.5 + _HURT)  # the first: the others are worth the same
+                    break
+        worths = [self.advance, self.clan, self.altar, self.build, self.convert_clan, self.convert_spirit]
+        worths.append(None if self.take_over is None else self.take_over[1])
+        self.top = max(w for w in worths if w is not None)
+
+    def found(self, numbers: list[int], phased: bool) -> list[tuple[str, float]]:
+        """Returns the effects (action text, worth) that cards with ``numbers`` may have now, in order."""
+        found: list[tuple[str, float]] = []
+        total = sum(numbers)
+        count = len(numbers)
+        if phased and total >= self.pos:
+            found.append(("advance", self.advance))
+        summed = count >= 2 and total == _SUM
+        pair = count == 2 and numbers[0] == numbers[1]
+        if summed and self.clan is not None:
+            found.append(("clan", self.clan))
+        if (summed or pair) and self.altar is not None:
+            found.append(("dress altar", self.altar))
+        if pair and self.build is not None:
+            found.append(("build", self.build))
+        if count in (3, 4):
+            low = min(numbers)
+            run = max(numbers) - low == count - 1 and len(set(numbers)) == count
+            if run and count == 3:
+                if self.convert_clan is not None:
+                    found.append(("convert clan", self.convert_clan))
+                if self.convert_spirit is not None:
+                    found.append(("convert spirit", self.convert_spirit))
+            if run and count == 4 and self.take_over is not None:
+                found.append(self.take_over)
+        return found
 
 
 # --- planning a combination ---------------------------------------------------------------
@@ -225,17 +258,31 @@ def _wild_numbers(v: _View, base: list[int]) -> list[int]:
 
 
 def best_plan(v: _View) -> _Plan | None:
-    """Returns the best combination that completes the cards on the table from the hand, or None."""
+    """Returns the best combination that completes the cards on the table from the hand, or None.
+
+    Every way of adding up to four number cards (and the own trilithon
+    card, named any useful number) to the cards on the table is weighed, in
+    order of size, and the first of the best is kept. A way whose cost
+    leaves even the largest effect's worth no better than the best so far
+    is passed over without looking at its effects: it could not be kept.
+    """
     base = [v.value_of(c) for c in v.table]
     base_phased = all(c >= _WILD or _IS_DAY[c] == v.day for c in v.table)
     numbers_in_hand = sorted((c for c in v.hand if c < _WILD), key=lambda c: (-_NUMBER[c], c))
     has_wild = v.wild in v.hand and v.wild not in v.table
+    effects = _Effects(v)
+    top = effects.top
+    day = v.day
     best: _Plan | None = None
+    bar = -math.inf
+    """A way is kept only if it is worth more than this (the best so far, and a little)."""
     for size in range(0, _MAX_PICK + 1):
         for cards in itertools.combinations(numbers_in_hand, size):
+            cost = sum(_CARD_WORTH[c] for c in cards)
+            if top - cost <= bar:
+                continue
             nums = base + [_NUMBER[c] for c in cards]
-            phased = base_phased and all(_IS_DAY[c] == v.day for c in cards)
-            cost = sum(v.worth(c) for c in cards)
+            phased = base_phased and all(_IS_DAY[c] == day for c in cards)
             wild_choices: list[int | None] = [None]
             if has_wild:
                 wild_choices += _wild_numbers(v, nums)
@@ -244,10 +291,13 @@ def best_plan(v: _View) -> _Plan | None:
                 if not full:
                     continue
                 extra = 0.0 if w is None else _WILD_WORTH
-                for effect, worth in _effects(v, full, phased):
+                if top - cost - extra <= bar:
+                    continue
+                for effect, worth in effects.found(full, phased):
                     net = worth - cost - extra
-                    if best is None or net > best.net + 1e-9:
+                    if best is None or net > bar:
                         best = _Plan(cards, w, effect, net)
+                        bar = net + 1e-9
     return best
 
 

@@ -204,3 +204,28 @@ def test_a_decision_depends_only_on_what_the_seat_knows():
     other = state.resample_from_infostate(0, random.Random(9))
     assert other.observation(0) == state.observation(0)
     assert decide(other) == decide(state)
+
+
+def test_a_remembered_answer_is_the_answer_worked_out_afresh():
+    """``choose`` remembers its answers by what they depend on, and each ``_Table`` the score changes
+    it has worked out: both give what working everything out afresh gives."""
+    decisions = []
+    for seed in range(4):
+        state = GAME.new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                random_move(state, rng)
+                continue
+            decision = make_decision(state, state.current_player(), random.Random(seed), samples=False)
+            if len(decision.legal_actions) > 1:
+                decisions.append(decision)
+            state.apply_action(fightin.choose(decision))
+    fightin._ANSWERS.clear()
+    first = [fightin.choose(d) for d in decisions]
+    assert first == [fightin.choose(d) for d in decisions] == [fightin._choose(d) for d in decisions]
+    table = fightin._Table(decisions[-1].observation)
+    gains = [[0, 1, 0, 2, 0], [1, 0, 0, 0, 0]]
+    wee = [1, None, 0, None, None]
+    for args in ((gains,), (gains, wee), (gains, None, 0.5), (gains, wee, 0.25)):
+        assert table.outcome(*args) == table.outcome(*args) == fightin._Table(decisions[-1].observation).outcome(*args)

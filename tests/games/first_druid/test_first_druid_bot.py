@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -243,3 +244,76 @@ def test_narrator_tells_a_seat_only_what_it_saw_in_its_own_words():
     text = "\n".join(lines)
     assert "seat 1" not in text and "you play" in text and "you draw" in text
     assert "the neutral figure moves to 2 night" in text and "the game is over" in text
+
+
+def _plain_best_plan(v: Any) -> Any:
+    """The plan search without its shortcuts: every way of adding cards, every effect of each, in order."""
+
+    def effects(numbers: list[int], phased: bool) -> list[tuple[str, float]]:
+        found: list[tuple[str, float]] = []
+        total, count = sum(numbers), len(numbers)
+        if phased and total >= v.pos:
+            found.append(("advance", fd._advance_worth(v)))
+        summed = count >= 2 and total == 31
+        pair = count == 2 and numbers[0] == numbers[1]
+        if summed and v.disks > 0 and len(v.clans) < box.BLUESTONES:
+            found.append(("clan", fd._run_before(v.clans, len(v.clans), v.me) + 1.3))
+        if (summed or pair) and v.bars > 0:
+            found.append(("dress altar", fd._altar_worth(v)))
+        if pair and v.sections < 3 * box.TRILITHON_SPACES:
+            found.append(("build", fd._build_worth(v)))
+        ordered = sorted(numbers)
+        run = count >= 3 and all(b == a + 1 for a, b in itertools.pairwise(ordered))
+        if run and count == 3:
+            if v.disks > 0 and v.clans and v.clans[-1] != v.me:
+                found.append(("convert clan", fd._convert_clan_worth(v)))
+            top = fd._top_spirit(v.spirits)
+            if v.bars > 0 and top >= 0 and v.spirits[top] != v.me:
+                found.append(("convert spirit", fd._convert_spirit_worth(v)))
+        if run and count == 4 and v.disks > 0:
+            for t, owner in enumerate(v.owners):
+                if owner is not None and owner != v.me:
+                    found.append((f"take over {t + 1}", 2.0))
+        return found
+
+    wild_card = box.TRILITHON_CARD_BASE
+    base = [v.value_of(c) for c in v.table]
+    base_phased = all(c >= wild_card or box.CARD_IS_DAY[c] == v.day for c in v.table)
+    hand = sorted((c for c in v.hand if c < wild_card), key=lambda c: (-box.CARD_NUMBER[c], c))
+    has_wild = v.wild in v.hand and v.wild not in v.table
+    best = None
+    for size in range(5):
+        for cards in itertools.combinations(hand, size):
+            nums = base + [box.CARD_NUMBER[c] for c in cards]
+            phased = base_phased and all(box.CARD_IS_DAY[c] == v.day for c in cards)
+            cost = sum(v.worth(c) for c in cards)
+            for w in [None, *(fd._wild_numbers(v, nums) if has_wild else [])]:
+                full = nums if w is None else [*nums, w]
+                if not full:
+                    continue
+                for effect, worth in effects(full, phased):
+                    net = worth - cost - (0.0 if w is None else 3.0)
+                    if best is None or net > best[3] + 1e-9:
+                        best = (cards, w, effect, net)
+    return best
+
+
+def test_the_plan_search_passes_over_only_ways_that_could_not_be_kept():
+    """``best_plan`` skips the ways whose cost leaves no effect worth enough: it finds the very plan
+    (cards, wild number, effect and net worth) that weighing every way of every size finds."""
+    checked = 0
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        state = henge.load(GAME, players).new_initial_state()
+        agent = make_agent("heuristic")
+        for step, seat in enumerate(_decisions(state, random.Random(seed))):
+            decision = make_decision(state, seat, random.Random(step), samples=False)
+            if decision.observation["phase"] == "turn" and decision.observation["offer"] is None:
+                v = fd._View(decision.observation)
+                for hand in (v.hand, v.hand[1:], v.hand[::2]):
+                    v.hand = hand
+                    plan = fd.best_plan(v)
+                    found = None if plan is None else (plan.cards, plan.wild, plan.effect, plan.net)
+                    assert found == _plain_best_plan(v)
+                    checked += 1
+            state.apply_action(agent.choose(decision))
+    assert checked > 300

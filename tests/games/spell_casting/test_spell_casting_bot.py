@@ -147,3 +147,56 @@ def test_evaluate_gives_the_returns_at_the_end():
         state.apply_text(text)
     assert state.is_terminal()
     assert heuristic.evaluate(state) == [1.0, 0.0, 0.0]
+
+
+def _plain_progress(board: Any) -> list[float]:
+    """Each seat's progress by a pass over every cell, in cell order."""
+    numbers = {name: stone // 2 for name, stone in board.figures.items()}
+    aligned = [{numbers[f] for f in board.usable[s] if f in numbers} for s in range(board.n)]
+    prog = [0.0] * board.n
+    for c, s in enumerate(board.cells):
+        if s >= 0:
+            prog[s] += (0.0, 1.0, 2.2)[c // 30] + (0.45 if c % 30 in aligned[s] else 0.0) if c < 90 else 7.0
+    return prog
+
+
+def _seeded_decisions(players: int, seed: int) -> list[Any]:
+    """Returns the decisions (two or more legal actions) of a game the rule-based player plays at every seat."""
+    state = henge.load("spell_casting", players).new_initial_state()
+    rng = random.Random(seed)
+    decisions = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        decision = make_decision(state, state.current_player(), rng, samples=False)
+        if len(decision.legal_actions) > 1:
+            decisions.append(decision)
+        state.apply_action(heuristic.choose(decision))
+    return decisions
+
+
+def test_the_progress_kept_with_the_board_is_that_of_a_pass_over_every_cell():
+    """The model keeps each seat's progress and works it out again only for the seats a move touched:
+    after any use, chain of displacements or figure move it equals, to the last bit, a pass over every cell."""
+    checked = 0
+    for decision in _seeded_decisions(4, 2)[::3]:
+        board = heuristic._Board(decision.observation)
+        seat = decision.seat
+        assert board.progress() == _plain_progress(board)
+        uses = board.uses_a(checked % 3) + board.uses_b(seat, [1, 1, 1])
+        for text in uses:
+            trial = board.copy()
+            trial.apply_use(text, seat)
+            assert trial.progress() == _plain_progress(trial), text
+            checked += 1
+        assert board.progress() == _plain_progress(board)  # the trials left it as it was
+    assert checked > 1000
+
+
+def test_a_remembered_answer_is_the_answer_worked_out_afresh():
+    decisions = _seeded_decisions(3, 4)
+    heuristic._ANSWERS.clear()
+    first = [heuristic.choose(d) for d in decisions]
+    again = [heuristic.choose(d) for d in decisions]  # from memory
+    assert first == again == [heuristic._choose(d) for d in decisions]

@@ -1,0 +1,241 @@
+"""Engine speed against OpenSpiel's C++ hearts, driven by the very same Python loop.
+
+``henge bench --against-openspiel`` plays uniformly random games of each henge
+game and of OpenSpiel's ``hearts`` (C++, through ``pyspiel``) with one Python
+loop, alternating the two in short slices in one process, so both share
+whatever else the machine is doing. Two loops are timed, each the same for
+both games:
+
+* the lean loop (:func:`playout`, as ``henge bench`` plays): ``current_player``,
+  ``legal_actions`` or ``chance_outcomes``, a pick with one ``random()``,
+  ``apply_action``; the loop costs little, so the ratio shows the engines;
+* the README's loop (:func:`playout_readme`): ``is_terminal``,
+  ``is_chance_node``, ``rng.choices`` over the outcomes, ``rng.choice`` over
+  the legal actions, as a user writes it.
+
+It reports decisions (player actions) and actions (chance outcomes too) per
+second and their ratios to hearts, and the microseconds of ``clone()`` early
+in a game (move 50) and late (move 3,000, or the second-to-last move of the
+longest of a few random games where none runs that long).
+
+``pyspiel`` is imported only when this runs (the ``openspiel`` extra).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from rich.table import Table
+
+import henge
+from henge.bench import bench_players
+
+CHANCE = -1
+TERMINAL = -4
+"""``current_player()`` at a chance node and at the end, in henge and in OpenSpiel alike."""
+
+EARLY_MOVE = 50
+LATE_MOVE = 3000
+_LONGEST_OF = 8
+"""Random games played to find a late move where no game reaches LATE_MOVE."""
+_CLONES = 2000
+_CLONE_PASSES = 7
+
+
+class MissingOpenSpiel(RuntimeError):
+    """OpenSpiel's Python package (``pyspiel``) is not installed."""
+
+
+def _pyspiel() -> Any:
+    try:
+        import pyspiel
+    except ImportError:
+        raise MissingOpenSpiel(
+            "`henge bench --against-openspiel` needs OpenSpiel's Python package (pyspiel): "
+            "pip install 'henge[openspiel]'"
+        ) from None
+    return pyspiel
+
+
+def playout(state: Any, rng: random.Random) -> tuple[int, int]:
+    """Plays ``state`` to its end uniformly at random; returns (decisions, chance actions).
+
+    The same loop for a henge state and a pyspiel state: both follow OpenSpiel's names."""
+    decisions = chances = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL:
+            return decisions, chances
+        if player == CHANCE:
+            outcomes = state.chance_outcomes()
+            r = rng.random()
+            action = outcomes[-1][0]
+            for outcome, probability in outcomes:
+                r -= probability
+                if r < 0:
+                    action = outcome
+                    break
+            chances += 1
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+            decisions += 1
+        state.apply_action(action)
+
+
+def playout_readme(state: Any, rng: random.Random) -> tuple[int, int]:
+    """Plays ``state`` to its end as the README's loop does; returns (decisions, chance actions)."""
+    decisions = chances = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+            chances += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions, chances
+
+
+def _state_at(game: Any, move: int, seed: int) -> Any:
+    """Returns the state after ``move`` actions of a random game (seeded), or None if it ends sooner."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(move):
+        if state.is_terminal():
+            return None
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        state.apply_action(action)
+    return None if state.is_terminal() else state
+
+
+def late_state(game: Any, seed: int = 1) -> tuple[Any, int]:
+    """Returns (a state, its move number) at LATE_MOVE of a random game, or else at the
+    second-to-last move of the longest of a few random games."""
+    longest = (0, seed)
+    for k in range(_LONGEST_OF):
+        state = _state_at(game, LATE_MOVE, seed + k)
+        if state is not None:
+            return state, LATE_MOVE
+        rng = random.Random(seed + k)
+        state = game.new_initial_state()
+        length = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                legal = state.legal_actions()
+                action = legal[int(rng.random() * len(legal))]
+            state.apply_action(action)
+            length += 1
+        longest = max(longest, (length, seed + k))
+    move = max(0, longest[0] - 1)
+    return _state_at(game, move, longest[1]), move
+
+
+def clone_us(state: Any) -> float:
+    """Returns the median microseconds of one ``clone()`` of ``state`` over a few passes."""
+    passes = []
+    for _ in range(_CLONE_PASSES):
+        start = time.perf_counter()
+        for _ in range(_CLONES):
+            state.clone()
+        passes.append((time.perf_counter() - start) / _CLONES * 1e6)
+    return statistics.median(passes)
+
+
+def _clone_figures(game: Any) -> dict[str, Any]:
+    early = _state_at(game, EARLY_MOVE, 1)
+    late, move = late_state(game)
+    return {
+        "us/clone@early": clone_us(early) if early is not None else None,
+        "late_move": move,
+        "us/clone@late": clone_us(late) if late is not None else None,
+    }
+
+
+def against_hearts(game_id: str, *, seconds: float = 10.0, slices: int = 20) -> dict[str, Any]:
+    """Returns the figures of ``game_id`` and of OpenSpiel's hearts from one interleaved run: per
+    loop, ``slices`` slices of ``seconds / slices / 2`` of whole random games of each, alternating."""
+    pyspiel = _pyspiel()
+    hearts = pyspiel.load_game("hearts")
+    players = bench_players(game_id)
+    game = henge.load(game_id, players)
+    loops = {"": playout, "readme ": playout_readme}
+    runners = [(loop, name, source) for loop in loops for name, source in (("", game), ("hearts ", hearts))]
+    rngs = {(loop, name): random.Random(12345) for loop, name, _ in runners}
+    totals = {(loop, name): [0, 0, 0.0] for loop, name, _ in runners}  # decisions, actions, seconds
+    per_slice = seconds / slices / 2
+    for k in range(slices):
+        order = runners if k % 2 == 0 else runners[::-1]  # each runner first and last as often
+        for loop, name, source in order:
+            play = loops[loop]
+            rng = rngs[loop, name]
+            total = totals[loop, name]
+            start = time.perf_counter()
+            deadline = start + per_slice
+            while True:
+                d, c = play(source.new_initial_state(), rng)
+                total[0] += d
+                total[1] += d + c
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            total[2] += now - start
+    result: dict[str, Any] = {"game": game_id, "players": players, "seconds": seconds, "slices": slices}
+    for loop, name, _ in runners:
+        decisions, actions, spent = totals[loop, name]
+        result[f"{name}{loop}decisions/s"] = decisions / spent
+        result[f"{name}{loop}actions/s"] = actions / spent
+    for loop in loops:
+        for what in ("decisions", "actions"):
+            result[f"{loop}{what} ratio"] = result[f"{loop}{what}/s"] / result[f"hearts {loop}{what}/s"]
+    result.update(_clone_figures(game))
+    result["hearts us/clone@early"] = _clone_figures(hearts)["us/clone@early"]
+    return result
+
+
+def table(results: list[dict[str, Any]]) -> Table:
+    """Returns the figures as a Rich table (× hearts: the ratio to hearts in the same run)."""
+    out = Table(title="random play against OpenSpiel's C++ hearts: one Python loop, alternating, one core")
+    columns = (
+        "game",
+        "seats",
+        "decisions/s",
+        "× hearts",
+        "× hearts (actions)",
+        "× hearts (README loop)",
+        "µs clone",
+        "late µs clone",
+    )
+    for column in columns:
+        out.add_column(column, justify="left" if column == "game" else "right")
+
+    def us(value: float | None, move: int) -> str:
+        return "-" if value is None else f"{value:.2f} @{move:,}"
+
+    for r in results:
+        out.add_row(
+            r["game"],
+            str(r["players"]),
+            f"{r['decisions/s']:,.0f}",
+            f"{r['decisions ratio']:.2f}",
+            f"{r['actions ratio']:.2f}",
+            f"{r['readme decisions ratio']:.2f}",
+            us(r["us/clone@early"], EARLY_MOVE),
+            us(r["us/clone@late"], r["late_move"]),
+        )
+    if results:  # hearts ran beside each game: the median of its runs
+        hearts = statistics.median(r["hearts decisions/s"] for r in results)
+        clone = statistics.median(r["hearts us/clone@early"] for r in results)
+        out.add_row("hearts (C++)", "4", f"{hearts:,.0f}", "1", "1", "1", us(clone, EARLY_MOVE), "")
+    return out
