@@ -302,18 +302,18 @@ def test_the_plan_search_passes_over_only_ways_that_could_not_be_kept():
     """``best_plan`` skips the ways whose cost leaves no effect worth enough: it finds the very plan
     (cards, wild number, effect and net worth) that weighing every way of every size finds."""
     checked = 0
-    for players, seed in ((3, 1), (4, 2), (5, 3)):
+    for players, seed in ((3, 1), (5, 3)):
         state = henge.load(GAME, players).new_initial_state()
         agent = make_agent("heuristic")
         for step, seat in enumerate(_decisions(state, random.Random(seed))):
             decision = make_decision(state, seat, random.Random(step), samples=False)
             if decision.observation["phase"] == "turn" and decision.observation["offer"] is None:
                 v = fd._View(decision.observation)
-                for hand in (v.hand, v.hand[1:], v.hand[::2]):
+                for hand in (v.hand, v.hand[1:]):
                     v.hand = hand
                     plan = fd.best_plan(v)
                     found = None if plan is None else (plan.cards, plan.wild, plan.effect, plan.net)
                     assert found == _plain_best_plan(v)
                     checked += 1
             state.apply_action(agent.choose(decision))
-    assert checked > 300
+    assert checked > 200
