@@ -528,23 +528,20 @@ class BettingConfidenceSequence:
     def _narrow(self) -> None:
         """Moves the running ends inwards where this step's interval is narrower (bisection)."""
         if self._log_up(self.low) >= self._threshold:  # K+(1) <= 1, so the end lies below 1
-            inside, outside = 1.0, self.low
-            for _ in range(_BISECTIONS):
-                middle = (inside + outside) / 2
-                if self._log_up(middle) >= self._threshold:
-                    outside = middle
-                else:
-                    inside = middle
-            self.low = outside
+            self.low = self._edge(self._log_up, 1.0, self.low)
         if self._log_down(self.high) >= self._threshold:  # K-(0) <= 1, so the end lies above 0
-            inside, outside = 0.0, self.high
-            for _ in range(_BISECTIONS):
-                middle = (inside + outside) / 2
-                if self._log_down(middle) >= self._threshold:
-                    outside = middle
-                else:
-                    inside = middle
-            self.high = outside
+            self.high = self._edge(self._log_down, 0.0, self.high)
+
+    def _edge(self, log_capital: Callable[[float], float], inside: float, outside: float) -> float:
+        """Returns, by bisection, the end of the interval between ``inside`` (kept) and ``outside``
+        (rejected: its capital reached the threshold)."""
+        for _ in range(_BISECTIONS):
+            middle = (inside + outside) / 2
+            if log_capital(middle) >= self._threshold:
+                outside = middle
+            else:
+                inside = middle
+        return outside
 
     def verdict(self, m: float) -> str | None:
         """Returns ``"above"`` or ``"below"`` once the mean is known to lie above or below a watched ``m``."""
