@@ -570,6 +570,33 @@ class State:
         new._log = self._log
         return new
 
+    # -- turns and reveals -------------------------------------------------------------
+
+    def reveals(self, action: int) -> bool:
+        """Returns True if the decision ``action`` is a *reveal*: applying it adds to the record
+        anything besides its actor's own move, that is an entry whose actor is not the seat to
+        move (the rules resolving something, a card turned by the game) or an entry with private
+        text for another seat. A move seen by all as its actor made it, or private to its actor
+        (an offer being built, a card bid face down), is not a reveal. See :func:`turns`.
+
+        Raises IllegalActionError (and changes nothing) if ``action`` is not legal, or if the state
+        is at a chance node or over: only decisions are reveals or not."""
+        actor = self.current_player()
+        if actor < 0:
+            raise IllegalActionError("only a seat's decision can be a reveal; no seat is to move")
+        after = self.clone()
+        after.apply_action(action)
+        mark = made(self._log)
+        node = made(after._log)
+        while node is not None and node is not mark:
+            if node.actor != actor:
+                return True
+            private = node.private
+            if private is not None and any(seat != actor for seat in private):
+                return True
+            node = made(node.parent)
+        return False
+
     # -- what every seat has seen (G6) ----------------------------------------------
 
     def _record(self, actor: int, public: str | None, private: Mapping[int, str] | None = None) -> None:
@@ -675,6 +702,11 @@ class GamePlugin:
     adapters: ``observation_shape(players, options)`` and ``observation_tensor(observation)``,
     ``information_state_shape(players, options)`` and ``information_state_tensor(observation)``;
     documented in the game's docs page."""
+    preview: str | None = None
+    """``module:function`` saying what a legal action will do, from the seat's observation alone:
+    ``preview(observation, seat, action_text) -> str | None`` (None where the action's text says
+    it all). Never computed by applying the action to a state: a preview must tell the seat
+    nothing its observation does not."""
     public: tuple[str, ...] = ()
     """Rule modules that are public facts of the board (e.g. a course's geometry): the bot,
     narrator and drawings may import these, and no other module of the rules."""
@@ -705,6 +737,10 @@ class GamePlugin:
     def load_terminal(self) -> ModuleType | None:
         """Returns the terminal drawing's module, or None."""
         return None if self.terminal is None else self._load(self.terminal)
+
+    def load_preview(self) -> Callable[[Any, int, str], str | None] | None:
+        """Returns the game's preview function, or None."""
+        return None if self.preview is None else self._load(self.preview)
 
     def load_encoder(self) -> ModuleType | None:
         """Returns the tensor encoding's module, or None."""
@@ -823,6 +859,54 @@ def load(game_id: str, players: int | None = None, **options: Any) -> Game:
     """Returns the game ``game_id`` for ``players`` seats (default: its fewest) with options."""
     cls = game_class(game_id)
     return cls(cls.info.min_players if players is None else players, **options)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action as turns see it: who took it (CHANCE for a chance outcome) and whether
+    it was a reveal (:meth:`State.reveals`; always False for chance)."""
+
+    actor: int
+    reveal: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A turn: ``seat``'s decisions ``steps[start:end]``, a maximal run of one seat's decisions
+    with no other seat's decision, chance event or reveal between; a reveal ends its turn."""
+
+    seat: int
+    start: int
+    end: int
+
+
+def turns(steps: Sequence[Step]) -> list[Turn]:
+    """Returns the turns of a game's steps, oldest first (chance steps belong to none)."""
+    found: list[Turn] = []
+    start = 0
+    for index, step in enumerate(steps):
+        if step.actor < 0:
+            start = index + 1
+            continue
+        opened = index == start or steps[index - 1].actor != step.actor or steps[index - 1].reveal
+        if opened:
+            start = index
+            found.append(Turn(step.actor, index, index + 1))
+        else:
+            found[-1] = Turn(step.actor, start, index + 1)
+    return found
+
+
+def open_turn(steps: Sequence[Step], to_move: int) -> int:
+    """Returns how many of the last ``steps`` are the turn ``to_move`` has in progress: its own
+    decisions since the last chance event, other seat's decision or reveal (0 if none). These are
+    the steps a seat may take back (undo) and that nobody else sees until the turn ends."""
+    count = 0
+    for step in reversed(steps):
+        if step.actor != to_move or step.reveal:
+            break
+        count += 1
+    return count
 
 
 def uniform(actions: Sequence[int]) -> list[tuple[int, float]]:
