@@ -10,6 +10,10 @@ where it stopped, so the table survives a stopped process.
 Usage:
     python scripts/strength_table.py play [--only GAME] [--pairing ismcts,heuristic] [--cap N] [--workers W]
     python scripts/strength_table.py table          # the Markdown table of what is in results/decided/
+    python scripts/strength_table.py head-to-head   # the table of ismcts against OpenSpiel's ISMCTSBot
+
+The head-to-head matches are played by ``henge tournament`` (see docs/agents.md) into
+``results/decided/GAME_Np_ismcts_vs_openspiel-ismcts_seed1.json``.
 """
 
 from __future__ import annotations
@@ -101,6 +105,31 @@ def table(_args: argparse.Namespace) -> None:
         )
 
 
+def head_to_head(_args: argparse.Namespace) -> None:
+    print("| game | players | decision | blocks | games | ismcts mean return per game | 95% CS | fair share ", end="")
+    print("| ismcts s/decision | OpenSpiel s/decision | cpu s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for game_id in henge.list_games():
+        info = henge.game_class(game_id).info
+        for players in range(info.min_players, info.max_players + 1):
+            path = RESULTS / f"{game_id}_{players}p_ismcts_vs_openspiel-ismcts_seed1.json"
+            if not path.exists():
+                continue
+            data = json.loads(path.read_text())
+            status = data["status"]
+            per_decision = {a["agent"]: a["cpu_seconds_per_decision"] for a in data["agents"]}
+            low, high = status["interval"]
+            decision = {"above": "**above**", "below": "below", "undecided": "undecided at cap"}.get(
+                status["decision"], status["decision"]
+            )
+            print(
+                f"| {game_id} | {players} | {decision} | {status['blocks']} | {status['games']} "
+                f"| {status['mean']:.3f} | {low:.3f}-{high:.3f} | {status['fair_share']:.3f} "
+                f"| {per_decision['ismcts']:.3f} | {per_decision['openspiel-ismcts']:.3f} "
+                f"| {status['cpu_seconds']:.0f} |"
+            )
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -111,6 +140,7 @@ def main(argv: list[str]) -> None:
     playing.add_argument("--workers", type=int, default=1)
     playing.set_defaults(run=play)
     commands.add_parser("table").set_defaults(run=table)
+    commands.add_parser("head-to-head").set_defaults(run=head_to_head)
     args = parser.parse_args(argv)
     args.run(args)
 
