@@ -20,7 +20,7 @@ PACKAGE = ROOT / "henge"
 SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
 EXAMPLE = ROOT / "tests" / "plugins" / "henge_example_threecard"
 """The example game in a package of its own (installed by tests/conftest.py): its rules are held to the same."""
-PRESENTATION = {"bot", "narrate", "terminal", "encode"}
+PRESENTATION = {"bot", "narrate", "terminal", "encode", "preview"}
 """The modules of a game package that read observations and states, never the rules."""
 STDLIB_ALLOWED = {
     "random",
@@ -120,7 +120,7 @@ def test_rules_core_does_no_io():
 def test_the_import_contracts_cover_every_module_of_every_game():
     """A module added to a game must land on one side of the contracts: rules, or what reads them."""
     rules_side = _contract("The rules of a game")
-    readers = _contract("No bot, narrator, drawing or encoding")
+    readers = _contract("No bot, narrator, drawing, encoding or preview")
     for game_id in SHIPPED:
         rules = _rules_modules(game_id)
         assert _expand(rules_side["source_modules"], game_id) == rules, game_id

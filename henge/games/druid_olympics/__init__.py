@@ -12,5 +12,6 @@ PLUGIN = GamePlugin(
     board_js="board.js",
     rules_page="rules.md",
     encoder="encode",
+    preview="preview:preview",
     public=("course",),
 )

@@ -12,4 +12,5 @@ PLUGIN = GamePlugin(
     board_js="board.js",
     rules_page="rules.md",
     encoder="encode",
+    preview="preview:preview",
 )
