@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from rich.console import Console
@@ -9,16 +10,26 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from henge.agents import Decision
-from henge.engine import Game, State
-from henge.records import play, replay
+from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
+from henge.engine import CHANCE, Game, State, Step, open_turn
+from henge.records import RECORD_FORMAT, RECORD_VERSION, agent_rng, chance_rng, replay, sample_chance
 from henge.terminal import decision_text, renderer
 
 QUIT_WORDS = {"q", "quit", "exit"}
+UNDO_WORDS = {"u", "undo"}
+NO_UNDO = "nothing to undo: only your own moves of this turn, before anything is revealed"
+HELP = (
+    "Type the number of a choice or its text (the start of it is enough when only one choice begins so); "
+    "? lists the choices again, u (undo) takes back your last move of this turn, q quits."
+)
 
 
 class QuitGame(Exception):
     """The person asked to leave the game."""
+
+
+class TakeBack(Exception):
+    """The person asked to take back their last move of the turn in progress."""
 
 
 class TerminalPlayer:
@@ -31,23 +42,31 @@ class TerminalPlayer:
         self.console = console
         self.game_id = game_id
         self.render = renderer(game_id)
+        self.undoable = 0
+        """How many of the person's moves of their turn in progress may be taken back now."""
 
     def choose(self, decision: Decision) -> int:
-        """Returns the action the person picks by number or by text."""
+        """Returns the action the person picks by number or by text; raises TakeBack when they ask to
+        take back a move that may be (a refused undo is answered, and the question asked again)."""
         console = self.console
         console.print(Rule())
         console.print(self.render(decision.observation))
         console.print(Text(decision_text(self.game_id, decision.observation), style="bold cyan"))
         self._list(decision)
         while True:
-            answer = console.input("[bold]your choice[/] (number or text, ? to list, q to quit): ")
+            answer = console.input("[bold]your choice[/] (number or text, ? to list, u to undo, q to quit): ")
             choice = parse_choice(answer, decision.legal_texts)
             if isinstance(choice, int):
                 return decision.legal_actions[choice]
             if choice == "list":
+                console.print(Text(HELP, style="dim"))
                 self._list(decision)
             elif choice == "quit":
                 raise QuitGame
+            elif choice == "undo":
+                if self.undoable:
+                    raise TakeBack
+                console.print(Text(NO_UNDO, style="red"))
             else:
                 console.print(Text(choice, style="red"))
 
@@ -59,7 +78,7 @@ class TerminalPlayer:
 
 
 def parse_choice(answer: str, legal_texts: list[str]) -> int | str:
-    """Returns the index of the chosen legal text, or 'list', 'quit' or an error message."""
+    """Returns the index of the chosen legal text, or 'list', 'quit', 'undo' or an error message."""
     words = " ".join(answer.split()).lower()
     if words in ("?", "help", "list"):
         return "list"
@@ -73,6 +92,8 @@ def parse_choice(answer: str, legal_texts: list[str]) -> int | str:
     lowered = [t.lower() for t in legal_texts]
     if words in lowered:
         return lowered.index(words)
+    if words in UNDO_WORDS:
+        return "undo"
     if not words:
         return f"type a number 1 to {len(legal_texts)} or the text of a choice"
     near = [t for t in legal_texts if t.lower().startswith(words)]
@@ -83,13 +104,59 @@ def parse_choice(answer: str, legal_texts: list[str]) -> int | str:
 
 
 def play_in_terminal(console: Console, game: Game, *, seat: int, bots: list[str], seed: int | None) -> dict[str, Any]:
-    """Plays one game with a person at ``seat`` and bots elsewhere; returns the record."""
+    """Plays one game with a person at ``seat`` and bots elsewhere; returns the record.
+
+    Chance and the bots draw from ``seed`` as :func:`henge.records.play` makes them. The person may
+    take back their moves of the turn in progress (see :func:`henge.engine.open_turn`): the state is
+    replayed from its history without the last one."""
     person = TerminalPlayer(console, game.info.id)
-    agents: list[Any] = []
     bot_names = iter(bots * game.num_players)
-    for k in range(game.num_players):
-        agents.append(person if k == seat else next(bot_names))
-    record = play(game, agents, seed=seed)
+    players: list[Agent] = [person if k == seat else make_agent(next(bot_names)) for k in range(game.num_players)]
+    if seed is None:
+        seed = secrets.randbits(62)
+    chance = chance_rng(seed)
+    rngs = [agent_rng(seed, k) for k in range(game.num_players)]
+    state = game.new_initial_state()
+    steps: list[Step] = []
+    texts: list[str] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        reveal = False
+        if player == CHANCE:
+            action = sample_chance(state, chance)
+        else:
+            agent = players[player]
+            decision = make_decision(state, player, rngs[player], samples=getattr(agent, "needs_samples", False))
+            if agent is person:
+                person.undoable = open_turn(steps, player)
+                try:
+                    action = person.choose(decision)
+                except TakeBack:
+                    state = _without_last(game, state)
+                    steps.pop()
+                    console.print(Text(f"taken back: {texts.pop()}", style="yellow"))
+                    continue
+            elif is_cheating(agent):
+                action = agent.choose_with_state(decision, state.clone())  # type: ignore[attr-defined]
+            else:
+                action = agent.choose(decision)
+            reveal = state.reveals(action)
+        texts.append(state.action_to_string(action))
+        state.apply_action(action)
+        steps.append(Step(player, reveal))
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "format_version": RECORD_VERSION,
+        "game": game.info.id,
+        "version": game.info.version,
+        "players": game.num_players,
+        "options": dict(game.options),
+        "seed": seed,
+        "agents": [getattr(a, "name", type(a).__name__) for a in players],
+        "actions": state.history(),
+        "texts": texts,
+        "returns": state.returns(),
+    }
     final = replay(record)[-1]
     console.print(Rule("the end"))
     console.print(renderer(game.info.id)(final.observation(seat)))
@@ -105,6 +172,14 @@ def play_in_terminal(console: Console, game: Game, *, seat: int, bots: list[str]
     )
     console.print(Text(verdict, style="bold green" if mine == best else "bold red"))
     return record
+
+
+def _without_last(game: Game, state: State) -> State:
+    """Returns the state replayed from ``state``'s history without its last action."""
+    again = game.new_initial_state()
+    for action in state.history()[:-1]:
+        again.apply_action(action)
+    return again
 
 
 def show_replay(console: Console, record: dict[str, Any], *, step: int | None = None) -> None:
