@@ -253,7 +253,9 @@ def _bench_against_openspiel(ids: list[str], seconds: float, repeats: int, as_js
     show_default=True,
     help="Database URL: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/NAME.",
 )
-@click.option("--bot-delay", type=float, default=0.8, show_default=True, help="Seconds a bot waits before it moves.")
+@click.option(
+    "--bot-delay", type=float, default=0.8, show_default=True, help="Seconds a bot pauses before each of its turns."
+)
 @click.option("--quiet", "-q", is_flag=True, help="Log only warnings and errors.")
 @click.option(
     "--turn-limit",

@@ -34,15 +34,30 @@ from web_support import Seat, Spy, create, credentials, live_table, running, sea
 import henge
 from henge.agents import heuristics
 from henge.agents.base import Decision
-from henge.engine import CHANCE, Game, State
+from henge.engine import CHANCE, Game, State, Step, open_turn, turns
 from henge.server.store import TableRecord
 from henge.server.tables import Connection, LiveTable, TableError, Tables, token_hash
 
 GAMES = henge.list_games()
 pytestmark = pytest.mark.timeout(180)
 
-GAME_FIELDS = ("type", "seat", "observation", "legal", "to_move", "chance", "over", "returns", "seq")
-"""The fields of a view that come from the game (the rest is the table's public facts and its clock)."""
+GAME_FIELDS = (
+    "type",
+    "seat",
+    "observation",
+    "legal",
+    "to_move",
+    "chance",
+    "over",
+    "returns",
+    "seq",
+    "undo",
+    "last_turn",
+    "pace",
+    "previews",
+)
+"""The fields of a view that come from the game (the rest is the table's public facts and its clock); the
+seats' names are compared too."""
 MOMENTS = 8
 """Moments of a whole game whose views are checked (spread over the game, its first and last among them)."""
 OPENING = 4
@@ -173,6 +188,9 @@ def _play(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, gam
             everybody = [*people.values(), watcher]
             for someone in everybody:
                 someone.until(lambda m: m["type"] == "view")
+            for number, person in people.items():  # names, as data: a rebuilt table is given the same
+                person.send({"type": "name", "name": f"<b>seat {number}</b>", "ref": 1})
+                assert person.until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
             done = _drive(client, table_id, game_id, people, limit)
             stale = []
             if limit is None:
@@ -204,9 +222,10 @@ async def _nowhere(_message: dict[str, Any]) -> None:
     """A connection's send that goes nowhere: the rebuilt table's views are only looked at."""
 
 
-def _rebuilt(played: Played, state: State, status: str) -> LiveTable:
+def _rebuilt(played: Played, state: State, status: str, names: tuple[str | None, ...] | None = None) -> LiveTable:
     """Returns the table a restart would build had ``state`` been the truth: its history replayed, each
-    action's actor the seat to move (-1 for chance); a seed of its own, since no view may depend on it."""
+    action's actor the seat to move (-1 for chance); a seed of its own, since no view may depend on it.
+    Its seats have ``names`` (left out: the names stored at the end)."""
     replay = played.game.new_initial_state()
     actors = []
     for action in state.history():
@@ -216,6 +235,8 @@ def _rebuilt(played: Played, state: State, status: str) -> LiveTable:
     record = dataclasses.replace(
         played.record, actions=state.history(), actors=actors, status=status, seed=0, returns=None
     )
+    if names is not None:
+        record.seats = [dataclasses.replace(s, name=n) for s, n in zip(record.seats, names, strict=True)]
     table = LiveTable(record, played.game, played.manager)
     assert table.state.to_json() == state.to_json(), "the re-drawn state's history does not lead to it"
     return table
@@ -224,8 +245,14 @@ def _rebuilt(played: Played, state: State, status: str) -> LiveTable:
 def _game_part(view: dict[str, Any], log_lines: list[str]) -> dict[str, Any]:
     """Returns the fields of a view that come from the game, and the whole log its connection has had."""
     part = {name: view[name] for name in GAME_FIELDS}
+    part["names"] = _names(view)
     part["log"] = log_lines
     return part
+
+
+def _names(view: dict[str, Any]) -> tuple[str | None, ...]:
+    """Returns the seats' names a view shows."""
+    return tuple(s["name"] for s in view["table"]["seats"])
 
 
 def _view_of(table: LiveTable, viewer: int | None) -> dict[str, Any]:
@@ -247,13 +274,15 @@ class Moment:
 
     state: State
     status: str
+    names: tuple[str | None, ...]
+    """The seats' names then."""
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
 
 def _moments(played: Played) -> list[Moment]:
     """Returns the moments at which views were sent, in order. A state only changes by a step, so two
-    views sent at the same step (and table status) were made from the same true state."""
-    moments: dict[tuple[int, str], Moment] = {}
+    views sent at the same step (and table status, and seats' names) were made from the same true state."""
+    moments: dict[tuple[int, str, tuple[str | None, ...]], Moment] = {}
     logs: dict[int | None, list[str]] = {}
     for viewer, message, state in played.sent:
         if message["type"] != "view":
@@ -262,7 +291,8 @@ def _moments(played: Played) -> list[Moment]:
         assert message["log_start"] == len(lines) or message["log_start"] == 0
         lines[message["log_start"] :] = message["log"]
         status = message["table"]["status"]
-        moment = moments.setdefault((state.move_number(), status), Moment(state, status))
+        names = _names(message)
+        moment = moments.setdefault((state.move_number(), status, names), Moment(state, status, names))
         moment.views[viewer] = _game_part(message, list(lines))
     return list(moments.values())
 
@@ -304,7 +334,7 @@ def _check_redraws(played: Played, how_many: int) -> Checked:
                 other = truth.resample_from_infostate(who, rng)
                 checked.redraws += 1
                 checked.changed += other.to_json() != truth.to_json()
-                table = _rebuilt(played, other, moment.status)
+                table = _rebuilt(played, other, moment.status, moment.names)
                 if pick == len(moments) - 1:
                     _check_stale(played, table, who, checked)
                 for viewer in compared:
@@ -335,6 +365,67 @@ def _check_stale(played: Played, table: LiveTable, who: int, checked: Checked) -
             checked.stale_differ.append(f"seat {who}, seq {seq}: sent {sent}, rebuilt {got}")
 
 
+def _steps(game: Game, history: list[int]) -> list[Step]:
+    """Returns the steps of a history (who took each, whether it was a reveal), from the engine alone."""
+    state = game.new_initial_state()
+    steps = []
+    for action in history:
+        actor = state.current_player()
+        steps.append(Step(actor, actor >= 0 and state.reveals(action)))
+        state.apply_action(action)
+    return steps
+
+
+def _check_open_turns(played: Played, how_many: int) -> int:
+    """While a seat's turn is in progress, every other viewer (the spectator too) must still have, as the
+    last view it was sent, the view of a table rebuilt from the history without the turn's steps: nothing
+    of a turn shows to the others before it ends. Checks ``how_many`` turns spread over the game, each
+    at its latest step before it ends; returns how many views were compared."""
+    history = played.record.actions
+    steps = _steps(played.game, history)
+    moments: dict[int, int] = {}
+    """The start of each turn seen in progress -> the index of the last message sent during it."""
+    for index, (_viewer, message, state) in enumerate(played.sent):
+        if message["type"] != "view" or state.is_terminal():
+            continue
+        done = state.move_number()
+        assert state.history() == history[:done]
+        player = state.current_player()
+        count = open_turn(steps[:done], player) if player >= 0 else 0
+        if count:
+            moments[done - count] = index
+    picks = {moments[start]: start for start in (sorted(moments)[k] for k in _spread(len(moments), how_many))}
+    latest: dict[int | None, dict[str, Any]] = {}
+    logs: dict[int | None, list[str]] = {}
+    compared = 0
+    for index, (viewer, message, state) in enumerate(played.sent):
+        if message["type"] == "view":
+            lines = logs.setdefault(viewer, [])
+            lines[message["log_start"] :] = message["log"]
+            latest[viewer] = _game_part(message, list(lines))
+        start = picks.get(index)
+        if start is None:
+            continue
+        before = played.game.new_initial_state()
+        for action in history[:start]:
+            before.apply_action(action)
+        table = _rebuilt(played, before, message["table"]["status"])
+        holder = state.current_player()
+        for other in [*range(played.game.num_players), None]:
+            if other == holder or other not in latest:
+                continue
+            sent, got = latest[other], _view_of(table, other)
+            differ = [name for name in sent if got[name] != sent[name]]
+            assert not differ, (
+                f"{played.game.info.id}: during seat {holder}'s turn (steps {start}..{state.move_number()}), "
+                f"{'the spectator' if other is None else f'seat {other}'} was sent more than the turn's start: "
+                f"{differ}\nsent:    {json.dumps({k: sent[k] for k in differ})[:2000]}\n"
+                f"rebuilt: {json.dumps({k: got[k] for k in differ})[:2000]}"
+            )
+            compared += 1
+    return compared
+
+
 def _check_no_secret(played: Played) -> None:
     """No message sent or received, and no log line, holds the seed, a token or a token's hash."""
     texts = [json.dumps(m) for _v, m, _s in played.sent]
@@ -358,8 +449,9 @@ def test_no_view_of_the_opening_changes_when_what_its_seat_cannot_know_is_redraw
     played = _play(monkeypatch, caplog, game_id, limit=OPENING)
     _check_no_secret(played)
     checked = _check_redraws(played, 10**6)
-    sent = {(v, s.move_number(), m["table"]["status"]) for v, m, s in played.sent if m["type"] == "view"}
+    sent = {(v, s.move_number(), m["table"]["status"], _names(m)) for v, m, s in played.sent if m["type"] == "view"}
     assert checked.views == len(sent)
+    _check_open_turns(played, 10**6)
     if played.game.info.hidden_information:
         assert checked.changed > 0, f"{game_id}: no re-draw changed anything: the check proves nothing"
 
@@ -374,6 +466,9 @@ def test_no_view_of_a_whole_game_changes_when_what_its_seat_cannot_know_is_redra
     _check_no_secret(played)
     checked = _check_redraws(played, MOMENTS)
     assert checked.views >= MOMENTS
+    several = any(t.end - t.start > 1 for t in turns(_steps(played.game, played.record.actions)))
+    compared = _check_open_turns(played, MOMENTS)
+    assert compared > 0 or not several, f"{game_id}: no turn of several steps was seen in progress"
     if played.game.info.hidden_information:
         assert checked.changed > 0, f"{game_id}: no re-draw changed anything: the check proves nothing"
     assert checked.stale > 0

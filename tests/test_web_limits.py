@@ -26,7 +26,7 @@ import pytest
 import schemathesis
 from click.testing import CliRunner
 from fastapi import WebSocketDisconnect
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from web_support import MACHINE_PACE, create, credentials, database, live_table, running, seat, true_state
@@ -602,7 +602,7 @@ def test_property_no_http_request_harms_the_server(tmp_path):
     for new tables): each is answered below 500, every JSON error in the documented shape, the stored
     tables keep their actions, /healthz answers, and memory stays bounded."""
     db = database(tmp_path / "h.db")
-    finished, _ = stored_game(db, "stonerush", 3, seed=2)
+    finished, finished_tokens = stored_game(db, "stonerush", 3, seed=2)
     limits = dataclasses.replace(MACHINE_PACE, tables_per_minute=100_000, table_burst=100_000)
     with running(db, bot_delay=3600, limits=limits) as client:  # bots of new tables wait: the run stays quiet
         table_id, tokens = people_table(client)
@@ -621,7 +621,19 @@ def test_property_no_http_request_harms_the_server(tmp_path):
         client.get(f"/api/tables/{finished}/replay")  # loaded once before the memory is measured
         before = rss()
 
-        words = st.one_of(st.sampled_from(["api", "tables", "games", "seats", "0", "take", "replay", "board.js"]), ids)
+        words = st.one_of(
+            st.sampled_from(["api", "tables", "games", "seats", "0", "take", "replay", "board.js", "rules", "rematch"]),
+            ids,
+        )
+        # Who asks for a rematch: a seat of the finished table or of the running one, or anybody.
+        asker = st.one_of(
+            st.sampled_from(list(finished_tokens.values())),
+            st.sampled_from([*tokens.values(), "", "x" * 300, "Bearer", "\x00"]),
+            st.text(max_size=40),
+        )
+        made = client.post(f"/api/tables/{finished}/rematch", headers={"Authorization": f"Bearer {finished_tokens[0]}"})
+        rematches = {made.json()["id"]}  # asked again below, with any token: always this one, or refused
+        asked_again = []
         anywhere = st.tuples(
             st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
             st.lists(st.one_of(words, st.text(alphabet="abc%./-_~0123456789", max_size=8)), max_size=5),
@@ -630,9 +642,28 @@ def test_property_no_http_request_harms_the_server(tmp_path):
         @settings(
             max_examples=120, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
         )
-        @given(case=cases, real_id=ids, own_body=_table_body, raw=anywhere, which=st.integers(0, 3))
-        def check(case: Any, real_id: str, own_body: Any, raw: tuple[str, list[str]], which: int) -> None:
-            if which == 3:  # any method at any address, known or not
+        @given(
+            case=cases,
+            real_id=ids,
+            own_body=_table_body,
+            raw=anywhere,
+            which=st.integers(0, 4),
+            token=asker,
+            rematch_of=st.sampled_from([finished, finished, table_id, "nonesuch"]),
+        )
+        def check(
+            case: Any, real_id: str, own_body: Any, raw: tuple[str, list[str]], which: int, token: str, rematch_of: str
+        ) -> None:
+            if which == 4:  # a rematch, asked with any token: made once, and only of the finished table
+                header = f"Bearer {token}" if token.isprintable() and token.isascii() else "Bearer x"
+                response = client.post(f"/api/tables/{rematch_of}/rematch", headers={"Authorization": header})
+                assert response.status_code in (200, 403, 404, 409), response.text
+                if response.status_code == 200:
+                    assert rematch_of == finished and token in finished_tokens.values()
+                    rematches.add(response.json()["id"])
+                    asked_again.append(token)
+                    assert len(rematches) == 1, rematches
+            elif which == 3:  # any method at any address, known or not
                 response = client.request(raw[0], "/" + "/".join(raw[1]), json=own_body if raw[0] != "GET" else None)
             elif which == 2:
                 response = client.post("/api/tables", json=own_body)
@@ -655,6 +686,7 @@ def test_property_no_http_request_harms_the_server(tmp_path):
 
         check()
         grown = rss() - before
+        assert len(rematches) == 1 and asked_again, (rematches, asked_again)
         store.close()
     assert grown < 64 << 20, f"the server grew by {grown >> 20} MiB"
 
@@ -662,9 +694,21 @@ def test_property_no_http_request_harms_the_server(tmp_path):
 _message = st.one_of(
     st.sampled_from(['{"type": "ping", "ref": NaN}', '{"type": "act", "action": -Infinity}']),
     st.fixed_dictionaries(
-        {"type": st.sampled_from(["act", "ping", "hello", "dance"])},
-        optional={"action": st.one_of(_ints, _names, _json), "ref": _json, "seat": _json, "token": _json},
+        {"type": st.sampled_from(["act", "ping", "hello", "name", "undo", "pace", "dance"])},
+        optional={
+            "action": st.one_of(_ints, _names, _json),
+            "ref": _json,
+            "seat": _json,
+            "token": _json,
+            "name": st.one_of(_names, _json, st.text(max_size=30), st.sampled_from(["Ann", " " * 3, "x" * 25])),
+            "seq": st.one_of(_ints, _json),
+            "skip": st.one_of(st.booleans(), _json),
+        },
     ),
+    st.fixed_dictionaries(
+        {"type": st.just("undo"), "seq": st.one_of(st.integers(0, 12), _ints)}, optional={"ref": _json}
+    ),
+    st.fixed_dictionaries({"type": st.just("pace"), "skip": st.one_of(st.booleans(), _json)}, optional={"ref": _json}),
     _json,
     st.text(max_size=200),
     st.builds(lambda n: "[" * n, st.integers(0, 3000)),
@@ -675,7 +719,8 @@ _message = st.one_of(
 def test_property_no_websocket_message_harms_the_server(tmp_path):
     """Hellos with other seats' tokens, and every message type with anything in it, at a running
     table (from seats that are not to move, and spectators) and at a finished one: each message gets
-    one answer, a pong or an error in the documented shape; no stored action changes; /healthz
+    one answer, a pong, an ack (of a name or a pace: no action is taken, none undone) or an error in the
+    documented shape; no stored action changes; /healthz
     answers; memory stays bounded."""
     db = database(tmp_path / "h.db")
     finished, finished_tokens = stored_game(db, "stonerush", 3, seed=3)
@@ -703,9 +748,16 @@ def test_property_no_websocket_message_harms_the_server(tmp_path):
         client.get("/healthz")
         before = rss()
 
+        names_sent = [
+            {"type": "name", "name": name, "ref": number}
+            for number, name in enumerate(["x" * 25, " Ann ", "a\nb", "", "\u202eeve", 5, None, "y" * 24, "\x07"])
+        ]
+
         @settings(
             max_examples=80, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
         )
+        @example(where=table_id, hello={}, junk={}, opening=2, seated=seated[0], messages=names_sent[:5])
+        @example(where=finished, hello={}, junk={}, opening=3, seated=seated[-1], messages=names_sent[4:])
         @given(
             where=st.sampled_from([table_id, finished]),
             hello=hellos,
@@ -735,11 +787,22 @@ def test_property_no_websocket_message_harms_the_server(tmp_path):
                                 ws.receive_json()
                             return
                     for message in messages:
+                        names = seat_names(client, where)
                         ws.send_text(message if isinstance(message, str) else json.dumps(message))
                         reply = ws.receive_json()
                         while reply["type"] == "view":
                             reply = ws.receive_json()
-                        assert reply["type"] in ("pong", "error"), reply
+                        assert reply["type"] in ("pong", "error", "ack"), reply
+                        if reply["type"] == "ack" and "pace" in reply:  # a seat's wish to skip the bots' pause
+                            assert set(reply) == {"type", "ref", "pace"}, reply
+                            assert isinstance(message, dict) and reply["pace"]["skip"] is message["skip"], reply
+                        elif reply["type"] == "ack":  # only a seat's name: no action is ever taken here
+                            assert set(reply) == {"type", "ref", "name"}, reply
+                            kept = reply["name"]
+                            assert 0 < len(kept) <= 24 and kept == kept.strip() and kept.isprintable(), reply
+                            number = hello.get("seat") if isinstance(hello, dict) else None
+                            names[number] = reply["name"]
+                        assert seat_names(client, where) == names, "a refused message changed a seat's name"
                         if reply["type"] == "pong":
                             _ws_error_ok({**reply, "code": "", "message": ""})  # the same rule for its ref
                         if reply["type"] == "error":
@@ -756,6 +819,12 @@ def test_property_no_websocket_message_harms_the_server(tmp_path):
         assert live_table(client, table_id).state.to_json() == state_before
         store.close()
     assert grown < 64 << 20, f"the server grew by {grown >> 20} MiB"
+
+
+def seat_names(client: Any, table_id: str) -> list[str | None]:
+    """Returns the names of a live table's seats, read between two steps of the server's loop."""
+    portal: Any = client.portal
+    return list(portal.call(lambda: [s.name for s in live_table(client, table_id).seats]))
 
 
 def _ws_error_ok(error: dict[str, Any]) -> None:

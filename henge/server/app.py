@@ -7,19 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -49,6 +51,7 @@ from henge.server.tables import (
     Connection,
     LiveTable,
     SeatSpec,
+    Send,
     TableError,
     Tables,
     games_info,
@@ -118,6 +121,19 @@ def _bearer(request: Request) -> str | None:
 
 def _join_url(table_id: str, seat: int, token: str) -> str:
     return f"/tables/{table_id}#seat={seat}&token={token}"
+
+
+def render_markdown(text: str) -> str:
+    """Returns Markdown as an HTML fragment (CommonMark and tables). Raw HTML in the text is not
+    passed through: it shows as the text it is."""
+    return str(MarkdownIt("commonmark", {"html": False}).enable("table").render(text))
+
+
+@functools.lru_cache(maxsize=64)
+def rules_html(game_id: str) -> str | None:
+    """Returns a game's rules page rendered to HTML (None: the game has none), made once per game."""
+    text = plugin(game_id).rules_text()
+    return None if text is None else render_markdown(text)
 
 
 class Replay:
@@ -205,7 +221,7 @@ def create_app(
     bot_workers: int | None = None,
     bot_seconds: float = BOT_SECONDS,
 ) -> FastAPI:
-    """Returns the app serving tables stored in ``db``; bots wait ``bot_delay`` seconds before moving.
+    """Returns the app serving tables stored in ``db``; bots pause ``bot_delay`` seconds before each turn.
 
     ``turn_limit``: the seconds a person has for a turn at a lobby table (a table with a seat open to
     the lobby), after which a stand-in bot plays their seat until they are back. ``abandon_after``:
@@ -255,6 +271,15 @@ def create_app(
         if script is None:
             return _error("this game draws with the generic drawing", code="no_drawing", status=404)
         return Response(script, media_type="text/javascript")
+
+    @app.get("/games/{game_id}/rules")
+    async def game_rules(game_id: str) -> Response:
+        if game_id not in list_games():
+            return _error("no such game", code="no_game", status=404)
+        page = await asyncio.to_thread(rules_html, game_id)
+        if page is None:
+            return _error("this game has no rules page", code="no_rules", status=404)
+        return HTMLResponse(page)
 
     @app.exception_handler(TableError)
     async def _table_error(_request: Request, error: TableError) -> JSONResponse:
@@ -321,6 +346,10 @@ def create_app(
                 status_code=403,
             )
         return HTMLResponse(pages.replay_page(table.public_info()))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> RedirectResponse:
+        return RedirectResponse("/static/favicon.svg", status_code=308)
 
     @app.get("/healthz")
     async def health() -> dict[str, str]:
@@ -412,6 +441,11 @@ def create_app(
             raise await tables.missing(table_id)
         now = await table.give_up(seat, _bearer(request))
         return {"seat": seat, "now": now, "bot": table.seats[seat].bot}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+        new_id = await tables.rematch(table_id, _bearer(request))
+        return {"id": new_id, "url": f"/tables/{new_id}"}
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
@@ -585,29 +619,88 @@ async def _receive(websocket: WebSocket, limits: Limits) -> Any:
         return refusal
 
 
-async def _handle(table: LiveTable, connection: Connection, message: Any, send: Any) -> None:
-    """Answers one client message: an action, a ping, or an error saying what is understood."""
+Handler = Callable[[LiveTable, Connection, dict[str, Any], Send], Awaitable[None]]
+"""Answers one client message of a type (the message is a JSON object)."""
+
+
+async def _act(table: LiveTable, connection: Connection, message: dict[str, Any], send: Send) -> None:
+    """An action for the connection's seat: acknowledged once stored, applied and sent out."""
+    ref, seq = message.get("ref"), message.get("seq")
+    try:
+        text, again = await table.act(connection, message.get("action"), seq)
+    except TableError as error:
+        await send({"type": "error", "code": error.code, "message": str(error), "ref": ref})
+        return
+    ack: dict[str, Any] = {"type": "ack", "ref": ref, "action": text}
+    if seq is not None:
+        ack["seq"] = seq
+    if again:
+        ack["again"] = True
+    await send(ack)
+
+
+async def _name(table: LiveTable, connection: Connection, message: dict[str, Any], send: Send) -> None:
+    """The display name of the connection's seat: acknowledged once stored and shown to everybody."""
+    ref = message.get("ref")
+    try:
+        name = await table.set_name(connection, message.get("name"))
+    except TableError as error:
+        await send({"type": "error", "code": error.code, "message": str(error), "ref": ref})
+        return
+    await send({"type": "ack", "ref": ref, "name": name})
+
+
+async def _undo(table: LiveTable, connection: Connection, message: dict[str, Any], send: Send) -> None:
+    """Takes back the seat's last step of its turn in progress: acknowledged once it is gone from the
+    database, after the seat's fresh view."""
+    ref, seq = message.get("ref"), message.get("seq")
+    try:
+        text, now = await table.undo(connection, seq)
+    except TableError as error:
+        await send({"type": "error", "code": error.code, "message": str(error), "ref": ref})
+        return
+    await send({"type": "ack", "ref": ref, "undone": text, "seq": now})
+
+
+async def _pace(table: LiveTable, connection: Connection, message: dict[str, Any], send: Send) -> None:
+    """A seated person asks to skip the bots' pause before their turns, or not."""
+    ref = message.get("ref")
+    try:
+        pace = await table.set_pace(connection, message.get("skip"))
+    except TableError as error:
+        await send({"type": "error", "code": error.code, "message": str(error), "ref": ref})
+        return
+    await send({"type": "ack", "ref": ref, "pace": pace})
+
+
+async def _ping(_table: LiveTable, _connection: Connection, message: dict[str, Any], send: Send) -> None:
+    await send({"type": "pong", "ref": message.get("ref")})
+
+
+async def _hello_again(_table: LiveTable, _connection: Connection, _message: dict[str, Any], send: Send) -> None:
+    await send({"type": "error", "code": "bad_message", "message": "already connected; reconnect to change seat"})
+
+
+HANDLERS: dict[str, Handler] = {
+    "act": _act,
+    "name": _name,
+    "undo": _undo,
+    "pace": _pace,
+    "ping": _ping,
+    "hello": _hello_again,
+}
+"""What answers each type of message a client sends once connected."""
+
+
+async def _handle(table: LiveTable, connection: Connection, message: Any, send: Send) -> None:
+    """Answers one client message by its type, or an error saying which types are understood."""
     if not isinstance(message, dict):
         await send({"type": "error", "code": "bad_message", "message": "messages are JSON objects with a type"})
         return
     kind = message.get("type")
-    ref = message.get("ref")
-    if kind == "act":
-        seq = message.get("seq")
-        try:
-            text, again = await table.act(connection, message.get("action"), seq)
-        except TableError as error:
-            await send({"type": "error", "code": error.code, "message": str(error), "ref": ref})
-            return
-        ack: dict[str, Any] = {"type": "ack", "ref": ref, "action": text}
-        if seq is not None:
-            ack["seq"] = seq
-        if again:
-            ack["again"] = True
-        await send(ack)
-    elif kind == "ping":
-        await send({"type": "pong", "ref": ref})
-    elif kind == "hello":
-        await send({"type": "error", "code": "bad_message", "message": "already connected; reconnect to change seat"})
-    else:
-        await send({"type": "error", "code": "bad_message", "message": "message types are hello, act and ping"})
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        types = ", ".join(sorted(HANDLERS))
+        await send({"type": "error", "code": "bad_message", "message": f"message types are {types}"})
+        return
+    await handler(table, connection, message, send)

@@ -4,10 +4,11 @@ Three tables hold everything a restart needs:
 
 * ``henge_tables``: one row per table (game, players, options, the secret
   seed, status, the result once finished, the SHA-256 of the creator's
-  token, the turn limit and what becomes of a seat its person leaves);
+  token, the turn limit, what becomes of a seat its person leaves and the
+  id of its rematch);
 * ``henge_seats``: one row per seat (person or bot, the SHA-256 of the
   seat's secret token, whether somebody has claimed it, whether it is open
-  to the lobby);
+  to the lobby, its person's display name);
 * ``henge_actions``: one row per applied action, chance outcomes included,
   keyed by (table, step). Replaying them from the initial state rebuilds the
   exact state, so nothing else about the position is stored.
@@ -53,6 +54,8 @@ WAITING, RUNNING, FINISHED, BROKEN = "waiting", "running", "finished", "broken"
 """Table statuses: seats still open; being played; over; cannot be resumed by this henge."""
 ABANDONED = "abandoned"
 """A table nobody played or watched from a seat for too long: out of the lobby, its bots stopped."""
+NAME_CHARS = 24
+"""A seat's display name is 1 to this many characters."""
 
 
 class Base(DeclarativeBase):
@@ -78,6 +81,8 @@ class TableRow(Base):
     creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     turn_limit: Mapped[float | None] = mapped_column(Float, nullable=True)
     on_leave: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The id of the table made for a rematch of this one (None: none yet)."""
 
 
 class SeatRow(Base):
@@ -92,6 +97,7 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)
     lobby: Mapped[bool | None] = mapped_column(Boolean, nullable=True)  # added later; None: private
+    name: Mapped[str | None] = mapped_column(String(NAME_CHARS), nullable=True)  # added later; None: no name
 
 
 class ActionRow(Base):
@@ -118,6 +124,8 @@ class SeatRecord:
     claimed: bool
     lobby: bool = False
     """Open to the lobby: anybody may take it while it is unclaimed (else only its link opens it)."""
+    name: str | None = None
+    """The display name its person chose (None: none)."""
 
 
 @dataclass
@@ -139,6 +147,8 @@ class TableRecord:
     creator_hash: str | None = None
     turn_limit: float | None = None
     on_leave: str | None = None
+    rematch: str | None = None
+    """The id of the table made for a rematch of this one (None: none yet)."""
     actors: list[int] = field(default_factory=list)
     """Who took each of ``actions``: a seat, or -1 for a chance outcome."""
 
@@ -251,8 +261,10 @@ class Store:
         creator_hash: str | None = None,
         turn_limit: float | None = None,
         on_leave: str | None = None,
+        rematch_of: str | None = None,
     ) -> None:
-        """Stores a new table with its seats."""
+        """Stores a new table with its seats; ``rematch_of``, when given, is the finished table whose
+        rematch it is, linked to it in the same transaction."""
         stamp = now()
         with self._session.begin() as session:
             session.add(
@@ -283,8 +295,11 @@ class Store:
                         token_hash=seat.token_hash,
                         claimed=seat.claimed,
                         lobby=seat.lobby,
+                        name=seat.name,
                     )
                 )
+            if rematch_of is not None:
+                session.execute(update(TableRow).where(TableRow.id == rematch_of).values(rematch=table_id))
 
     def append_actions(
         self,
@@ -320,12 +335,23 @@ class Store:
             if values:
                 session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
+    def remove_last_action(self, table_id: str, step: int) -> None:
+        """Deletes a table's action at ``step``, which must be its last one (a seat took it back), in
+        one transaction; raises ValueError, deleting nothing, if it is not the last stored action.
+        Like an action, it leaves the table's ``updated_at`` alone."""
+        with self._session.begin() as session:
+            last = session.scalar(select(func.max(ActionRow.step)).where(ActionRow.table_id == table_id))
+            if last != step:
+                raise ValueError(f"step {step} is not the last stored action of table {table_id}")
+            session.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.step == step))
+
     def claim_seat(self, table_id: str, seat: int, *, token_hash: str | None = None, status: str | None = None) -> None:
         """Marks a seat claimed (with a new token hash if given) and sets the table status."""
         with self._session.begin() as session:
             values: dict[str, Any] = {"claimed": True}
-            if token_hash is not None:
+            if token_hash is not None:  # a new person at the seat: the name was the one before's
                 values["token_hash"] = token_hash
+                values["name"] = None
             session.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**values))
             table_values: dict[str, Any] = {"updated_at": now()}
             if status is not None:
@@ -337,13 +363,13 @@ class Store:
         with self._session.begin() as session:
             session.execute(update(TableRow).where(TableRow.id == table_id).values(status=status, updated_at=now()))
 
-    _SEAT_COLUMNS = frozenset({"kind", "bot", "token_hash", "claimed", "lobby"})
+    _SEAT_COLUMNS = frozenset({"kind", "bot", "token_hash", "claimed", "lobby", "name"})
     _TABLE_COLUMNS = frozenset({"status", "turn_limit"})
 
     def update_seat(
         self, table_id: str, seat: int, values: dict[str, Any], *, table: dict[str, Any] | None = None
     ) -> None:
-        """Changes a seat's columns (kind, bot, token_hash, claimed, lobby) and, in the same transaction,
+        """Changes a seat's columns (kind, bot, token_hash, claimed, lobby, name) and, in the same transaction,
         its table's (status, turn_limit)."""
         table_values = dict(table or {})
         unknown = (set(values) - self._SEAT_COLUMNS) | (set(table_values) - self._TABLE_COLUMNS)
@@ -401,11 +427,14 @@ class Store:
                 returns=None if row.returns is None else list(row.returns),
                 created_at=row.created_at,
                 updated_at=row.updated_at,
-                seats=[SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.claimed, bool(s.lobby)) for s in seats],
+                seats=[
+                    SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.claimed, bool(s.lobby), s.name) for s in seats
+                ],
                 actions=actions,
                 creator_hash=row.creator_hash,
                 turn_limit=row.turn_limit,
                 on_leave=row.on_leave,
+                rematch=row.rematch,
                 actors=actors,
             )
 
@@ -439,7 +468,14 @@ class Store:
                     "created_at": r.created_at.isoformat(),
                     "updated_at": r.updated_at.isoformat(),
                     "seats": [
-                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "claimed": s.claimed, "lobby": bool(s.lobby)}
+                        {
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "bot": s.bot,
+                            "claimed": s.claimed,
+                            "lobby": bool(s.lobby),
+                            "name": s.name,
+                        }
                         for s in seats[r.id]
                     ],
                 }

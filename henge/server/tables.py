@@ -7,6 +7,12 @@ and only then applied and acknowledged. Chance outcomes and bot moves are
 made here, from the table's secret seed, and stored the same way, so a
 restarted server replays the stored actions and stands exactly where it was.
 
+The steps of a turn in progress (``henge.engine.open_turn``) are seen by their
+seat alone: everybody else sees the turn when it ends, step by step. Until
+then the seat's person may take them back, the last first (an undo deletes
+the stored step before it is acknowledged). Bots pause ``bot_delay`` seconds
+before each of their turns, unless every seated person asks to skip it.
+
 Seats are kept for their people: a seat made for an invitee opens only with
 its link's token, unless the table's creator opened it to the lobby. The
 creator holds a token of their own (stored, like seat tokens, only as a
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
 import hmac
 import logging
@@ -34,12 +41,35 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from henge.agents import agent_names, heuristics, make_agent
-from henge.engine import CHANCE, Game, IllegalActionError, State, game_class, list_games, load
+from henge.engine import (
+    CHANCE,
+    Game,
+    IllegalActionError,
+    State,
+    Step,
+    Turn,
+    game_class,
+    list_games,
+    load,
+    open_turn,
+    plugin,
+    turns,
+)
 from henge.records import sample_chance
 from henge.server.bots import BOT_SECONDS, BotPool
 from henge.server.limits import excerpt
 from henge.server.narrate import Observation, narrator
-from henge.server.store import ABANDONED, BROKEN, FINISHED, RUNNING, WAITING, SeatRecord, Store, TableRecord
+from henge.server.store import (
+    ABANDONED,
+    BROKEN,
+    FINISHED,
+    NAME_CHARS,
+    RUNNING,
+    WAITING,
+    SeatRecord,
+    Store,
+    TableRecord,
+)
 
 log = logging.getLogger("henge.server")
 
@@ -65,6 +95,8 @@ _DRIVER_ATTEMPTS = 5
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 SEQ_RULE = "seq is a whole number: how many actions your seat had taken before this one (the view's seq)"
+NO_UNDO = "nothing to undo: only your own moves of this turn, before anything is revealed"
+NAME_RULE = f"a name is 1-{NAME_CHARS} printable characters"
 
 
 class TableError(Exception):
@@ -134,6 +166,18 @@ def token_matches(token: Any, stored_hash: str | None) -> bool:
     return hmac.compare_digest(token_hash(token), stored_hash)
 
 
+def check_name(raw: Any) -> str:
+    """Returns a seat's display name as it will be kept (stripped); raises TableError (``bad_name``)
+    unless it is text of 1 to ``NAME_CHARS`` printable characters (no control or format characters,
+    no line breaks)."""
+    if not isinstance(raw, str):
+        raise TableError(NAME_RULE, code="bad_name")
+    name = raw.strip()
+    if not 0 < len(name) <= NAME_CHARS or not name.isprintable():
+        raise TableError(NAME_RULE, code="bad_name")
+    return name
+
+
 def standin_bot(game_id: str) -> str:
     """Returns the bot that plays a seat whose person ran out of time or left: the game's rule-based
     player where it has one, else the random player."""
@@ -166,6 +210,12 @@ class LiveTable:
         self.creator_hash = record.creator_hash
         self.turn_limit = record.turn_limit
         self.on_leave = record.on_leave if record.on_leave in (LEAVE_OPEN, LEAVE_BOT) else LEAVE_BOT
+        self.rematch = record.rematch
+        """The id of the table made for a rematch of this one (None: none yet)."""
+        self.preview = plugin(game.info.id).load_preview()
+        """The game's ``preview(observation, seat, action_text)``, or None."""
+        self._previews: dict[int, tuple[Observation, list[str], dict[str, str]]] = {}
+        """Each seat's latest previews, with the observation and legal texts they were made from."""
         self.standins: dict[int, str] = {}
         """Bots playing person seats whose time ran out, until their people come back."""
         self.last_active = time.monotonic()
@@ -174,26 +224,83 @@ class LiveTable:
         self._tasks: set[asyncio.Task[None]] = set()
         self.taken: dict[int, list[tuple[int, int]]] = {seat: [] for seat in range(game.num_players)}
         """Each seat's actions so far, as ``(step, action)``: a client numbers its actions by this count."""
+        self.steps: list[Step] = []
+        """Every step applied so far (who took it, whether it was a reveal): the turns are read from these."""
+        self._sizes: list[tuple[int, ...]] = []
+        """After each step, how many record entries each viewer (the seats, then the spectator) has seen."""
+        self._public: dict[int, bool] = {}
+        """Steps known to be seen alike by everybody (their text may be shown as another seat's turn)."""
+        self._turn_start: State | None = None
+        """The state before the first step of the turn now in progress (undo rebuilds from it)."""
+        self._own: list[tuple[Observation, int]] = []
+        """The observation and log length of the seat whose turn is in progress, before each of its steps."""
+        self.pending: dict[int | None, list[Observation]] = {v: [] for v in viewers}
+        """Observations the other viewers will go through once the turn in progress ends, one per step."""
+        self.version = 0
+        """Counts the changes of the state (steps and undos): a bot's decision is for one version only."""
+        self._last_turns: tuple[int, dict[int | None, dict[str, Any] | None]] = (-1, {})
+        self.skip: set[int] = set()
+        """The person seats that ask to skip the bots' pause before each of their turns."""
+        self._paced = asyncio.Event()
+        """Set when a seat changes its mind about the pause (a pause under way ends early)."""
         self._observe()
         actors = record.actors or [-2] * len(record.actions)
         for step, (action, actor) in enumerate(zip(record.actions, actors, strict=True)):
             if actor in self.taken:
                 self.taken[actor].append((step, action))
-            self.state.apply_action(action)
-            self._observe()
+            self._apply(action)
 
     # -- what each viewer sees ----------------------------------------------------
 
+    def _apply(self, action: int) -> set[int | None]:
+        """Applies one step (checked legal by the caller) and updates what each viewer sees; returns who
+        saw a change."""
+        state = self.state
+        actor = state.current_player()
+        reveal = False
+        if actor >= 0:
+            reveal = state.reveals(action)
+            if open_turn(self.steps, actor) == 0:  # the first step of a turn
+                self._turn_start = state.clone()
+                self._own = []
+            self._own.append((self.observations[actor], len(self.logs[actor])))
+        state.apply_action(action)
+        self.steps.append(Step(actor, reveal))
+        self._sizes.append(tuple(self._seen(state, viewer) for viewer in self.viewers))
+        self.version += 1
+        return self._observe()
+
+    @staticmethod
+    def _seen(state: State, viewer: int | None) -> int:
+        """Returns how many record entries ``viewer`` has seen in ``state``."""
+        return int(state.information_state_string(viewer).split(":", 1)[0])
+
+    def open_seat(self) -> tuple[int | None, int]:
+        """Returns the seat whose turn is in progress and its steps so far (None and 0: no such turn)."""
+        player = self.state.current_player()
+        count = open_turn(self.steps, player) if player >= 0 else 0
+        return (player, count) if count else (None, 0)
+
     def _observe(self) -> set[int | None]:
-        """Updates every viewer's observation and log after a step; returns who saw a change."""
+        """Updates every viewer's observation and log after a step; returns who saw a change.
+
+        While a seat's turn is in progress, only that seat sees its steps: every other viewer keeps
+        what it saw at the turn's start, and goes through each of the turn's steps (its log gets every
+        line) when the turn ends."""
         changed: set[int | None] = set()
+        holder, _count = self.open_seat()
         for viewer in self.viewers:
-            obs = self.state.observation(viewer)
-            before = self.observations.get(viewer)
-            if obs != before:
-                self.logs[viewer].extend(self.narrate(before, obs))
-                self.observations[viewer] = obs
-                changed.add(viewer)
+            queue = self.pending[viewer]
+            queue.append(self.state.observation(viewer))
+            if holder is not None and viewer != holder:
+                continue
+            for obs in queue:
+                before = self.observations.get(viewer)
+                if obs != before:
+                    self.logs[viewer].extend(self.narrate(before, obs))
+                    self.observations[viewer] = obs
+                    changed.add(viewer)
+            queue.clear()
         return changed
 
     def public_info(self) -> dict[str, Any]:
@@ -209,6 +316,7 @@ class LiveTable:
             "status": self.status,
             "turn_limit": self.turn_limit,
             "on_leave": self.on_leave,
+            "rematch": self.rematch,
             "seats": [
                 {
                     "seat": s.seat,
@@ -218,6 +326,7 @@ class LiveTable:
                     "lobby": s.lobby,
                     "online": s.seat in online,
                     "standin": self.standins.get(s.seat),
+                    "name": s.name,
                 }
                 for s in self.seats
             ],
@@ -250,9 +359,90 @@ class LiveTable:
             "returns": state.returns() if over else None,
             "turn_ends_in": self.turn_ends_in(),
             "seq": None if seat is None else len(self.taken[seat]),
+            "undo": self.undoable(seat),
+            "last_turn": self.last_turn(seat),
+            "pace": {"delay": self.manager.bot_delay, "skip": seat in self.skip},
+            "previews": self.previews(seat, [str(a["text"]) for a in legal]) if seat is not None and legal else {},
         }
         connection.log_sent = len(log_lines)
         return message
+
+    def undoable(self, seat: int | None) -> int:
+        """Returns how many steps ``seat`` may take back now: those of its turn in progress, if its
+        person plays it (not a bot, not a stand-in) at a running table; else 0."""
+        if seat is None or self.status != RUNNING or seat in self.standins or self.seats[seat].kind != PERSON:
+            return 0
+        holder, count = self.open_seat()
+        return count if holder == seat else 0
+
+    def last_turn(self, viewer: int | None) -> dict[str, Any] | None:
+        """Returns the most recent finished turn of a seat other than ``viewer`` (any seat, for a
+        spectator) as ``{"seat": k, "actions": [texts]}``, with the text of only those of its steps
+        that everybody saw alike; None if there is none."""
+        version, known = self._last_turns
+        if version != self.version:
+            known = self._last_turns_now()
+            self._last_turns = (self.version, known)
+        found = known.get(viewer)
+        return None if found is None else {"seat": found["seat"], "actions": list(found["actions"])}
+
+    def _last_turns_now(self) -> dict[int | None, dict[str, Any] | None]:
+        """Returns every viewer's last turn (see :meth:`last_turn`)."""
+        _holder, count = self.open_seat()
+        finished = turns(self.steps[: len(self.steps) - count])
+        spans: dict[int | None, Turn | None] = {}
+        for viewer in self.viewers:
+            spans[viewer] = next((t for t in reversed(finished) if viewer is None or t.seat != viewer), None)
+        history = self.state.history()
+        found: dict[int | None, dict[str, Any] | None] = {}
+        for viewer, span in spans.items():
+            if span is None:
+                found[viewer] = None
+                continue
+            texts = [
+                self.game.action_text(history[step]) for step in range(span.start, span.end) if self._seen_by_all(step)
+            ]
+            found[viewer] = {"seat": span.seat, "actions": texts}
+        return found
+
+    def _seen_by_all(self, step: int) -> bool:
+        """Returns True if every seat read exactly the spectator's entries of ``step``'s record, and
+        there was at least one: its text tells nobody anything they did not see."""
+        known = self._public.get(step)
+        if known is None:
+            records = {viewer: self.state.information_state(viewer) for viewer in self.viewers}
+            for index in range(len(self.steps)):
+                if index in self._public:
+                    continue
+                before = self._sizes[index - 1] if index else (0,) * len(self.viewers)
+                after = self._sizes[index]
+                parts = [records[v][before[k] : after[k]] for k, v in enumerate(self.viewers)]
+                self._public[index] = bool(parts[-1]) and all(part == parts[-1] for part in parts)
+            known = self._public[step]
+        return known
+
+    def previews(self, seat: int, texts: list[str]) -> dict[str, str]:
+        """Returns the game's previews of a seat's legal actions (``texts``), made from the seat's
+        observation alone (never the true state): {action text: preview} where the game has one.
+        Made once per observation of the seat, however many views show them."""
+        if self.preview is None:
+            return {}
+        observation = self.observations[seat]
+        cached = self._previews.get(seat)
+        if cached is not None and cached[0] is observation and cached[1] == texts:
+            return cached[2]
+        shown: dict[str, str] = {}
+        mine = copy.deepcopy(observation)  # the game's function cannot change what the table keeps
+        for text in texts:
+            try:
+                preview = self.preview(mine, seat, text)
+            except Exception as error:  # a faulty preview costs its text, not the view
+                log.error("table %s: a preview failed (%s)", self.id, type(error).__name__)
+                continue
+            if isinstance(preview, str) and preview:
+                shown[text] = preview
+        self._previews[seat] = (observation, list(texts), shown)
+        return shown
 
     async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
         try:
@@ -291,8 +481,9 @@ class LiveTable:
         status = RUNNING if self.status == WAITING and everyone else None
         await asyncio.to_thread(self.manager.store.claim_seat, self.id, seat, token_hash=token_hash, status=status)
         record.claimed = True
-        if token_hash is not None:
-            record.token_hash = token_hash
+        if token_hash is not None:  # a new person: the name was the one before's
+            record.token_hash, record.name = token_hash, None
+            self.skip.discard(seat)  # and so was the wish to skip the bots' pause
         if status is not None:
             self.status = status
             log.info("table %s: every seat is taken, the game starts", self.id)
@@ -321,6 +512,7 @@ class LiveTable:
                 self.last_active = time.monotonic()
             connection = Connection(send=send, seat=seat, close=close)
             self.connections.append(connection)
+            self._paced.set()  # one more seated person: the bots may pause again, or skip
             self._arm()
             await self.broadcast()
         return connection
@@ -331,6 +523,7 @@ class LiveTable:
         if connection.seat is not None:
             self.last_active = time.monotonic()
         self.connections = [c for c in self.connections if c.alive]
+        self._paced.set()  # the people left may all ask to skip the bots' pause
         await self.broadcast()
         self.manager.forget_if_idle(self)
 
@@ -339,7 +532,10 @@ class LiveTable:
         return any(c.alive and c.seat is not None for c in self.connections)
 
     async def _unseat(self, seat: int, message: dict[str, Any] | None) -> None:
-        """Turns the connections at a seat into spectators (telling them ``message`` first, if any)."""
+        """Turns the connections at a seat into spectators (telling them ``message`` first, if any); the
+        seat's wish to skip the bots' pause goes with them."""
+        self.skip.discard(seat)
+        self._paced.set()
         for connection in self.connections:
             if connection.alive and connection.seat == seat:
                 if message is not None:
@@ -385,9 +581,9 @@ class LiveTable:
             token = new_token()
             digest = token_hash(token)
             await asyncio.to_thread(
-                self.manager.store.update_seat, self.id, seat, {"token_hash": digest, "claimed": False}
+                self.manager.store.update_seat, self.id, seat, {"token_hash": digest, "claimed": False, "name": None}
             )
-            record.token_hash, record.claimed = digest, False
+            record.token_hash, record.claimed, record.name = digest, False, None
             notice = "the table's creator replaced this seat's link; you are watching"
             await self._unseat(seat, {"type": "error", "code": "revoked", "message": notice})
             log.info("table %s: the creator replaced the link of seat %d", self.id, seat)
@@ -422,16 +618,24 @@ class LiveTable:
             table: dict[str, Any] = {}
             if self.on_leave == LEAVE_BOT:
                 bot = standin_bot(self.game.info.id)
-                values: dict[str, Any] = {"kind": BOT, "bot": bot, "token_hash": None, "claimed": True, "lobby": False}
+                values: dict[str, Any] = {
+                    "kind": BOT,
+                    "bot": bot,
+                    "token_hash": None,
+                    "claimed": True,
+                    "lobby": False,
+                    "name": None,
+                }
                 others = all(s.claimed or s.kind != PERSON for s in self.seats if s.seat != seat)
                 if self.status == WAITING and others:
                     table["status"] = RUNNING
             else:
-                values = {"token_hash": None, "claimed": False, "lobby": True}
+                values = {"token_hash": None, "claimed": False, "lobby": True, "name": None}
                 if self.turn_limit is None:
                     table["turn_limit"] = self.manager.turn_limit
             await asyncio.to_thread(self.manager.store.update_seat, self.id, seat, values, table=table)
             record.token_hash, record.claimed, record.lobby = None, values["claimed"], values["lobby"]
+            record.name = None
             self.standins.pop(seat, None)
             if self.on_leave == LEAVE_BOT:
                 record.kind, record.bot = BOT, values["bot"]
@@ -445,6 +649,25 @@ class LiveTable:
             await self.broadcast()
         self.kick()
         return self.on_leave
+
+    async def set_name(self, connection: Connection, raw: Any) -> str:
+        """Sets the display name of a connection's seat (stored first); everybody sees it. Returns the
+        name as kept; raises TableError (``bad_name``, ``not_seated``, ``storage``) with nothing changed."""
+        async with self.lock:
+            seat = connection.seat
+            if seat is None or not connection.alive:
+                raise TableError("spectators have no seat to name; open your seat's join link", code="not_seated")
+            if self.status == DELETED:
+                raise TableError("this table was deleted by its creator", code="deleted")
+            name = check_name(raw)
+            try:
+                await asyncio.to_thread(self.manager.store.update_seat, self.id, seat, {"name": name})
+            except Exception as error:
+                log.error("table %s: a name could not be stored (%s)", self.id, type(error).__name__)
+                raise TableError("the name could not be saved; nothing changed, try again", code="storage") from None
+            self.seats[seat].name = name
+            await self.broadcast()
+        return name
 
     async def abandon(self) -> bool:
         """Abandons the table if still nobody sits at it: out of the lobby, its dealer, bots and turn
@@ -605,18 +828,20 @@ class LiveTable:
             status=FINISHED if over else None,
             returns=after.returns() if over else None,
         )
+        last_turns = {viewer: self.last_turn(viewer) for viewer in self.viewers}
         changed: set[int | None] = set()
         for action, actor in actions:
             if actor in self.taken:
                 self.taken[actor].append((self.state.move_number(), action))
-            self.state.apply_action(action)
-            changed |= self._observe()
+                changed.add(actor)  # its seq and what it may undo changed
+            changed |= self._apply(action)
         self.last_active = time.monotonic()
         if over:
             self.status = FINISHED
             self.standins.clear()
             log.info("table %s: the game is over", self.id)
         self._arm()
+        changed |= {viewer for viewer in self.viewers if self.last_turn(viewer) != last_turns[viewer]}
         # Everybody hears of a new turn; otherwise only viewers who saw something change.
         await self.broadcast(None if (self.state.current_player(), self.status) != turn else changed)
 
@@ -666,6 +891,95 @@ class LiveTable:
             raise TableError(f"your seat's action {seq} was {text!r}; your next is seq {len(done)}", code="stale")
         return text
 
+    async def undo(self, connection: Connection, seq: Any) -> tuple[str, int]:
+        """Takes back the last step of the connection's seat's turn in progress: from the database
+        first (gone for good before the answer), then from the state, the seat's count of actions and
+        the seat's own log. Nobody else had seen it. Returns the undone action's text and the seat's
+        count of actions now (its next ``seq``); raises
+        TableError (``no_undo``, ``stale``, ``bad_message``, ``storage``) with nothing changed.
+
+        ``seq`` must be the seat's count of actions (the view's ``seq``), so an undo sent again after
+        a lost answer is refused (``stale``) rather than taking back a second step."""
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**31:
+            raise TableError(SEQ_RULE, code="bad_message")
+        async with self.lock:
+            seat = connection.seat
+            if seat is None or not connection.alive:
+                raise TableError(NO_UNDO, code="no_undo")
+            if seq != len(self.taken[seat]):
+                raise TableError(
+                    f"your seat has taken {len(self.taken[seat])} actions: undo answers the view's seq", code="stale"
+                )
+            count = self.undoable(seat)
+            if count == 0 or self._turn_start is None:
+                raise TableError(NO_UNDO, code="no_undo")
+            step = self.state.move_number() - 1
+            history = self.state.history()
+            try:
+                await asyncio.to_thread(self.manager.store.remove_last_action, self.id, step)
+            except Exception as error:
+                log.error("table %s: an action could not be taken back (%s)", self.id, type(error).__name__)
+                raise TableError("the undo could not be saved; nothing changed, try again", code="storage") from None
+            text = self.game.action_text(history[-1])
+            state = self._turn_start.clone()
+            for action in history[len(history) - count : -1]:
+                state.apply_action(action)
+            self.state = state
+            self.taken[seat].pop()
+            self.steps.pop()
+            self._sizes.pop()
+            self._public.pop(step, None)
+            observation, lines = self._own.pop()
+            self.observations[seat] = observation
+            del self.logs[seat][lines:]
+            for viewer, queue in self.pending.items():
+                if viewer != seat:
+                    queue.pop()
+            self.version += 1
+            self.last_active = time.monotonic()
+            for other in self.connections:
+                if other.seat == seat:
+                    other.log_sent = 0  # its log lost lines: sent again whole
+            log.info("table %s: seat %d took back a step", self.id, seat)
+            self._arm()
+            await self.broadcast({seat})
+        return text, seq - 1
+
+    async def set_pace(self, connection: Connection, skip: Any) -> dict[str, Any]:
+        """A seated person asks to skip the bots' pause before each of their turns (or not any more);
+        the pause is skipped while every seated person connected asks so. Returns the seat's pace."""
+        if not isinstance(skip, bool):
+            raise TableError("skip is true or false", code="bad_message")
+        async with self.lock:
+            seat = connection.seat
+            if seat is None or not connection.alive:
+                raise TableError("spectators do not set the pace; open your seat's join link", code="not_seated")
+            if skip:
+                self.skip.add(seat)
+            else:
+                self.skip.discard(seat)
+            self._paced.set()
+            await self.broadcast({seat})
+        return {"delay": self.manager.bot_delay, "skip": skip}
+
+    def skipping(self) -> bool:
+        """Returns True if the bots skip their pause: every seated person connected (one at least) asks so."""
+        people = {c.seat for c in self.connections if c.alive and c.seat is not None}
+        return bool(people) and people <= self.skip
+
+    async def _pause(self) -> None:
+        """Waits ``bot_delay`` seconds before a bot's turn, so that people can follow it; ends as soon
+        as the seated people ask to skip it."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.manager.bot_delay
+        while not self.skipping():
+            left = end - loop.time()
+            if left <= 0:
+                return
+            self._paced.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._paced.wait(), left)
+
     # -- chance and bots -----------------------------------------------------------------
 
     def kick(self) -> None:
@@ -713,14 +1027,18 @@ class LiveTable:
         spec = self.agents.get(player) or self.standins.get(player)
         if spec is None:
             return False
-        await asyncio.sleep(self.manager.bot_delay)
-        step = state.move_number()
+        if open_turn(self.steps, player) == 0:  # the pause is paid once per turn, before its first step
+            await self._pause()
+            if self.state.current_player() != player or self.status != RUNNING:
+                return True
+        state, version = self.state, self.version
         # It thinks in another process, on a copy: nothing here waits for it but this table's driver.
-        action = await self.manager.bots.choose(spec, state.clone(), player, bot_rng(self.seed, player, step))
+        rng = bot_rng(self.seed, player, state.move_number())
+        action = await self.manager.bots.choose(spec, state.clone(), player, rng)
         async with self.lock:
             if self.status != RUNNING:
                 return False
-            if self.state.move_number() != step or (self.agents.get(player) or self.standins.get(player)) != spec:
+            if self.version != version or (self.agents.get(player) or self.standins.get(player)) != spec:
                 return True  # somebody moved first, or the person came back
             if action not in self.state.legal_actions():
                 raise RuntimeError(f"bot {spec} chose an illegal action")
@@ -1008,6 +1326,69 @@ class Tables:
         table._arm()
         log.info("table %s created: %s for %d", created.table_id, game_id, game.num_players)
         return created
+
+    async def rematch(self, table_id: str, token: Any) -> str:
+        """Returns the id of the rematch of a finished table, creating it on the first call: the same
+        game, players, options, seat kinds and bots, turn limit, ``on_leave`` and creator; every person
+        keeps their seat, token and name. ``token`` must be the token of a person seated at the table.
+
+        Raises TableError: no such table (404), not a seated person's token (403 ``bad_token``), the
+        game not over (409 ``not_finished``)."""
+        table = await self.open(table_id)
+        if table is None:
+            raise await self.missing(table_id)
+        async with table.lock:
+            if not any(s.kind == PERSON and token_matches(token, s.token_hash) for s in table.seats):
+                raise TableError(
+                    "only a person seated at this table may ask for a rematch: "
+                    "send your seat's token as 'Authorization: Bearer <token>'",
+                    code="bad_token",
+                    status=403,
+                )
+            if table.status != FINISHED:
+                raise TableError(
+                    "the game is not over: a rematch can be asked for once it is finished",
+                    code="not_finished",
+                    status=409,
+                )
+            if table.rematch is not None and await self._exists(table.rematch):
+                return table.rematch
+            new_id = secrets.token_hex(5)
+            seats = [
+                SeatRecord(s.seat, s.kind, s.bot, s.token_hash, s.claimed or s.kind != PERSON, s.lobby, s.name)
+                for s in table.seats
+            ]
+            game = table.game
+            await asyncio.to_thread(
+                self.store.create_table,
+                table_id=new_id,
+                game=game.info.id,
+                game_version=game.info.version,
+                players=game.num_players,
+                options=dict(game.options),
+                seed=secrets.randbits(62),
+                status=RUNNING if all(s.claimed for s in seats) else WAITING,
+                seats=seats,
+                creator_hash=table.creator_hash,
+                turn_limit=table.turn_limit,
+                on_leave=table.on_leave,
+                rematch_of=table.id,
+            )
+            table.rematch = new_id
+            log.info("table %s: its rematch is table %s", table.id, new_id)
+        new = await self._load(new_id)
+        if new is None:  # pragma: no cover - a table just written always loads
+            raise TableError("the rematch could not be created", status=500)
+        new.kick()
+        new._arm()
+        await table.broadcast()
+        return new_id
+
+    async def _exists(self, table_id: str) -> bool:
+        """Returns True if a table of that id is stored (its creator may have deleted it)."""
+        if table_id in self.live:
+            return self.live[table_id].status != DELETED
+        return await asyncio.to_thread(self.store.load, table_id, with_actions=False) is not None
 
     def _turn_limit(self, asked: float | None, *, lobby: bool) -> float | None:
         """Returns a new table's turn limit (None: none) from what its creator asked; raises TableError."""
