@@ -1,16 +1,18 @@
 """The Stonehenge board as SVG, drawn from the shared box (``henge.box``).
 
 From the outside in: the outer ring (30 black and white spaces), the
-coloured ring (space ``n`` in ``colour_of(n)``), the numbered ring (the 30
-sarsen stones), the inner ring of 60 night and day stones, the horseshoe of
-19 bluestones, the 5 trilithon spaces and the altar stone, with the
-"STONEHENGE" label in a corner. Number ``n`` sits at the clockwise angle
+coloured ring (space ``n`` in ``colour_of(n)``, its colour's letter printed
+on it twice), the numbered ring (the 30 sarsen stones), the inner ring of 60
+night and day stones, the horseshoe of 19 bluestones, the 5 trilithon spaces
+and the altar stone, with the "STONEHENGE" label in a corner. Number ``n`` sits at the clockwise angle
 ``(n - 0.5) * 12°`` from the top, so clockwise means increasing number.
 
 Every space is an element with ``data-space`` (``outer:n``, ``colour:n``,
 ``sarsen:n``, ``inner:i``, ``bluestone:k``, ``trilithon:k``, ``altar``,
 ``label``) and its centre in ``data-x``/``data-y`` (and its angle in
-``data-a``), so the browser can put pieces on it and make it clickable.
+``data-a``), so the browser can put pieces on it and make it clickable. The
+pieces go in the layer ``#pieces``, the hit areas of legal targets in
+``#targets`` above it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ FILL = {
     "gray": "#8d8d87",
 }
 """Screen colours of the box's six colours (and gray); the browser uses the same."""
+LETTER = {"white": "W", "blue": "B", "green": "G", "yellow": "Y", "red": "R", "black": "K"}
+"""Each colour's letter, printed on its spaces and pieces so that no colour depends on its hue alone."""
+_DARK_INK = {"white", "yellow"}  # colours whose letter is printed dark
+_MARK_OFFSET = 4.4  # degrees either side of a coloured space's middle where its letter stands
 
 _R_OUTER = (490.0, 460.0)
 _R_COLOUR = (460.0, 424.0)
@@ -72,6 +78,12 @@ def _space(name: str, x: float, y: float, angle: float, body: str, title: str) -
     )
 
 
+def colour_marks(n: int) -> list[tuple[float, float]]:
+    """Returns where the two letters of coloured space ``n`` stand (board units), either side of its middle."""
+    mid = (n - 0.5) * 360 / box.RING_SPACES
+    return [_point(sum(_R_COLOUR) / 2, mid + side * _MARK_OFFSET) for side in (-1, 1)]
+
+
 def _rings() -> list[str]:
     parts = []
     step = 360 / box.RING_SPACES
@@ -93,6 +105,11 @@ def _rings() -> list[str]:
         )
         colour = box.colour_of(n)
         x, y = _point(sum(_R_COLOUR) / 2, mid)
+        ink = "#161616" if colour in _DARK_INK else "#ffffff"
+        marks = "".join(
+            f'<text class="colour-mark ring-mark" x="{_f(mx)}" y="{_f(my)}" fill="{ink}">{LETTER[colour]}</text>'
+            for mx, my in colour_marks(n)
+        )
         parts.append(
             _space(
                 f"colour:{n}",
@@ -100,7 +117,7 @@ def _rings() -> list[str]:
                 y,
                 mid,
                 f'<path class="ring-colour" d="{_sector(*_R_COLOUR, start, end)}" fill="{FILL[colour]}" '
-                f'stroke="#333" stroke-width="1.2"/>',
+                f'stroke="#333" stroke-width="1.2"/>{marks}',
                 f"coloured ring {n}: {colour}",
             )
         )
@@ -226,6 +243,7 @@ def board_svg() -> str:
         _altar(),
         _label(),
         '<g id="pieces"></g>',
+        '<g id="targets"></g>',
         "</svg>",
     ]
     return "\n".join(parts)

@@ -47,7 +47,7 @@
       .filter(Boolean);
     const into = layer(board);
     if (!points.length || !into) return;
-    const g = Henge.svg("g", { class: "piece trilithon", "data-piece": `trilithon-${colour}` });
+    const g = Henge.svg("g", { class: "piece trilithon", "data-piece": `trilithon-${colour}`, "data-colour": colour });
     g.append(Henge.svg("title", {}, `the ${colour} trilithon on ${place}`));
     const d = points.map((p, k) => `${k ? "L" : "M"}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
     const single = points.length === 1;
@@ -71,7 +71,10 @@
       }),
     );
     const mid = points.length % 2 ? points[(points.length - 1) / 2] : midpoint(points[points.length / 2 - 1], points[points.length / 2]);
-    g.append(Henge.svg("circle", { cx: mid.x, cy: mid.y, r: 8, fill: Henge.box.fill[colour] || colour, stroke: "#222", "stroke-width": 1.5 }));
+    g.append(
+      Henge.svg("circle", { cx: mid.x, cy: mid.y, r: 9, fill: Henge.box.fill[colour] || colour, stroke: "#222", "stroke-width": 1.5, class: "piece-body" }),
+      board.colourMark(colour, mid.x, mid.y + 0.5, 10),
+    );
     into.append(g);
   }
 
@@ -139,8 +142,14 @@
       if (!ctx.mine) return "";
       const me = obs.runners[obs.seat];
       switch (obs.phase) {
-        case "block":
-          return "blocking round: click a space to lay your bar or disk there, choose a trilithon below, or pass";
+        case "block": {
+          // Only the choices this seat has: a bar or disk it still holds, a trilithon whose card it holds.
+          const legal = (ctx.view && ctx.view.legal ? ctx.view.legal : []).map((a) => a.text.split(" ")[0]);
+          const ways = [];
+          if (legal.includes("bar") || legal.includes("disk")) ways.push("click a space to lay your bar or disk there");
+          if (legal.includes("trilithon")) ways.push("choose a trilithon below");
+          return `blocking round: ${ways.length ? `${ways.join(", ")}, or pass` : "pass"}`;
+        }
         case "block cards":
           return `pay for ${obs.target}: lay the cards (laid so far: ${obs.table.join(" ") || "none"})`;
         case "move":

@@ -7,7 +7,7 @@
   const COLOURS = ["white", "blue", "green", "yellow", "red"];
   const W = 30;
   const H = 44;
-  const GAP = 4;
+  const GAP = 6; // cards side by side stay 24 CSS pixels apart on a board drawn 700 pixels wide
   const INK = { white: "#333", yellow: "#3a2a00" };
   // Seat 0 sits behind space 23 (the left), seat 1 behind space 8 (the right).
   const SIDE = [-1, 1];
@@ -26,13 +26,10 @@
     return node;
   }
 
-  // The text of a legal action, and a click that presses its button (made after the drawing).
-  function clickable(node, text) {
-    node.setAttribute("data-action", text);
-    node.setAttribute("class", `${node.getAttribute("class")} legal`);
-    node.style.pointerEvents = "all";
-    node.style.cursor = "pointer";
-    node.addEventListener("click", () => {
+  // A card on the board that a legal action names: its hit area presses that action's button
+  // (made after the drawing).
+  function clickable(board, node, text) {
+    board.markPiece(node, text, () => {
       for (const button of document.querySelectorAll("#actions button")) {
         if (button.dataset.action === text) return button.click();
       }
@@ -82,9 +79,14 @@
     return add(board, g);
   }
 
+  // An award: a disk of its colour, with the colour's letter.
   function disk(board, colour, x, y, r, title) {
-    const g = Henge.svg("g", { class: "piece disk", "data-piece": `award-${colour}` });
-    g.append(Henge.svg("title", {}, title), Henge.svg("circle", { cx: x, cy: y, r, fill: fill(colour), "stroke-width": 1.5 }));
+    const g = Henge.svg("g", { class: "piece disk", "data-piece": `award-${colour}`, "data-colour": colour });
+    g.append(
+      Henge.svg("title", {}, title),
+      Henge.svg("circle", { cx: x, cy: y, r, fill: fill(colour), "stroke-width": 1.5, class: "piece-body" }),
+      board.colourMark(colour, x, y + 0.5, Math.round(r * 1.2)),
+    );
     return add(board, g);
   }
 
@@ -132,7 +134,7 @@
           : `your face-down card ${t}`
         : `${who(obs, seat)}: ${t}`;
       const node = card(board, t, cx, y, { down: isDown && t !== "hidden", legal: !!action, title, name: `${event}-${seat}-${t}` });
-      if (action) clickable(node, action);
+      if (action) clickable(board, node, action);
       if (event === "stealin" && !isDown && obs.loot[t]) loot(board, obs.loot[t], cx, y + H / 2 + 9, t);
     });
   }
@@ -141,9 +143,9 @@
     const disks = [];
     for (const c of COLOURS) for (let i = 0; i < (counts[c] || 0); i++) disks.push(c);
     disks.forEach((c, k) => {
-      const col = k % 3;
-      const line = Math.floor(k / 3);
-      disk(board, c, x - 10 + col * 10, y + line * 10, 5, `${c} award riding on ${thief}`);
+      const col = k % 2;
+      const line = Math.floor(k / 2);
+      disk(board, c, x - 7.5 + col * 15, y + 2 + line * 15, 7, `${c} award riding on ${thief}`);
     });
   }
 
@@ -163,7 +165,7 @@
           const x = centre.x + (k - (obs.monsters.length - 1) / 2) * (W + GAP);
           const action = legal.find((a) => a === `kill ${m}` || a === `discard ${m}`);
           const node = card(board, m, x, centre.y - 4, { legal: !!action, title: `monster ${m}`, name: `monster-${m}` });
-          if (action) clickable(node, action);
+          if (action) clickable(board, node, action);
         });
         text(board, `monster deck: ${obs.monster_deck}`, centre.x, centre.y - 36, { size: 11 });
         text(board, "FIGHTIN'", centre.x, centre.y + 40, { size: 12, fill: "#7a1f16" });

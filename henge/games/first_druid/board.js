@@ -34,6 +34,130 @@
     return null;
   }
 
+  // --- the trade composer -------------------------------------------------------------
+  // An offer is built one action at a time (FD2, FD15): "offer seat k" starts it, "give 7d" puts a
+  // card of the hand in, "ask 13n" asks for a card, "send offer" makes it, "withdraw offer" drops
+  // it. The composer shows them as the offer so far, a row of the hand's cards to give and the
+  // cards that may be asked for, by colour, with Send and Withdraw; each click is one action.
+  const CARD_GROUPS = ["white", "blue", "green", "yellow", "red", "black", "trilithon"];
+  const OFFER_TEXTS = new Set(["send offer", "withdraw offer"]);
+
+  function tradeAction(text) {
+    return /^offer seat \d$/.test(text) || /^(give|ask) \S+$/.test(text) || OFFER_TEXTS.has(text);
+  }
+
+  function cardOrder(a, b) {
+    const x = Henge.cardInfo(a);
+    const y = Henge.cardInfo(b);
+    if (x.trilithon || y.trilithon) return x.trilithon === y.trilithon ? a.localeCompare(b) : x.trilithon ? 1 : -1;
+    return x.number - y.number || (x.day === y.day ? 0 : x.day ? 1 : -1);
+  }
+
+  // A card that plays one action when clicked (or on Enter or Space).
+  function choiceCard(card, text, ctx, extra = {}) {
+    const preview = (ctx.previews || {})[text];
+    const label = preview ? `${text} — ${preview}` : text;
+    const node = Henge.card(card, { small: true });
+    node.classList.add("pick", "legal");
+    if (extra.known) node.classList.add("known");
+    node.dataset.action = text;
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", extra.known ? `${label} (${extra.known})` : label);
+    node.title = extra.known ? `${label} (${extra.known})` : label;
+    node.addEventListener("click", () => ctx.send(text));
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        ctx.send(text);
+      }
+    });
+    return node;
+  }
+
+  function actionButton(text, label, ctx, opts = {}) {
+    const preview = (ctx.previews || {})[text];
+    return Henge.el(
+      "button",
+      { type: "button", class: opts.class || null, dataset: { action: text }, title: preview || null, onclick: () => ctx.send(text) },
+      label,
+    );
+  }
+
+  function compose(obs, ctx) {
+    const { el } = Henge;
+    const legal = (ctx.legal || []).filter(tradeAction);
+    if (!legal.length) return null;
+    const handles = new Set(legal);
+    const left = Math.max(0, 3 - (obs.offers_made || 0));
+    if (!obs.offer) {
+      // Not composing: whom an offer may go to.
+      const starts = legal.filter((t) => t.startsWith("offer seat "));
+      const buttons = starts.map((text) => {
+        const k = +text.split(" ")[2];
+        const n = obs.hand_sizes[k];
+        return actionButton(text, `offer to ${who(k, ctx)} (${obs.colours[k]}, ${n} card${s(n)})`, ctx);
+      });
+      return {
+        node: el(
+          "div",
+          { class: "composer", id: "composer" },
+          el("span", { class: "composer-title" }, `Trade (${left} offer${s(left)} left this turn):`),
+          ...buttons,
+        ),
+        handles,
+      };
+    }
+    const offer = obs.offer;
+    const to = offer.to;
+    const gives = legal.filter((t) => t.startsWith("give ")).map((t) => t.slice(5));
+    const asks = legal.filter((t) => t.startsWith("ask ")).map((t) => t.slice(4));
+    const known = new Set((obs.known_cards || [])[to] || []);
+    const line = el(
+      "div",
+      { class: "offer-line", id: "offer-text" },
+      el("strong", {}, `Your offer to ${who(to, ctx)}: `),
+      "you give ",
+      offer.give.length ? Henge.cards(offer.give) : el("em", {}, "nothing yet"),
+      " for ",
+      offer.ask.length ? Henge.cards(offer.ask) : el("em", {}, "nothing yet"),
+    );
+    const giveRow = el(
+      "div",
+      { class: "composer-row give-row" },
+      el("span", { class: "row-label" }, "give:"),
+      gives.length ? el("div", { class: "pick-cards" }, gives.sort(cardOrder).map((c) => choiceCard(c, `give ${c}`, ctx))) : el("em", {}, "every card of your hand is in the offer"),
+    );
+    const groups = {};
+    for (const card of asks) {
+      const info = Henge.cardInfo(card);
+      (groups[info.trilithon ? "trilithon" : info.colour] = groups[info.trilithon ? "trilithon" : info.colour] || []).push(card);
+    }
+    const full = offer.ask.length >= (obs.hand_sizes[to] || 0);
+    const askRows = CARD_GROUPS.filter((g) => groups[g]).map((g) =>
+      el(
+        "div",
+        { class: "pick-cards", dataset: { group: g } },
+        groups[g].sort(cardOrder).map((c) => choiceCard(c, `ask ${c}`, ctx, { known: known.has(c) ? `${who(to, ctx)} holds it` : "" })),
+      ),
+    );
+    const askRow = el(
+      "div",
+      { class: "composer-row ask-row" },
+      el("span", { class: "row-label" }, "ask for:"),
+      askRows.length ? el("div", { class: "ask-groups" }, askRows) : el("em", {}, full ? `you ask for every card ${who(to, ctx)} holds` : "nothing left to ask for"),
+    );
+    const send = legal.includes("send offer")
+      ? actionButton("send offer", "Send the offer", ctx, { class: "primary" })
+      : el("button", { type: "button", disabled: true, title: "put in a card to give and one to ask for first" }, "Send the offer");
+    const withdraw = legal.includes("withdraw offer") ? actionButton("withdraw offer", "Withdraw it", ctx) : null;
+    const note = el("p", { class: "note" }, `${who(to, ctx)} holds ${obs.hand_sizes[to]} card${s(obs.hand_sizes[to])}; a ★ marks a card you know is there. Nobody sees the offer until you send it.`);
+    return {
+      node: el("div", { class: "composer composing", id: "composer" }, line, giveRow, askRow, el("div", { class: "composer-buttons" }, send, withdraw), note),
+      handles,
+    };
+  }
+
   Henge.register("first_druid", {
     draw(board, obs, ctx) {
       // Time: the neutral (gray) figure on its inner stone; the day's colour on the coloured ring.
@@ -106,11 +230,11 @@
         }
       });
 
-      // The altar's bars.
+      // The altar's bars, side by side under the stone.
       const altar = board.anchor("altar");
       if (altar) {
         obs.altar.forEach((seat, k) => {
-          board.bar(colourOf(obs, seat), altar.x - 36 + 18 * k, altar.y + 22, {
+          board.bar(colourOf(obs, seat), altar.x + (k - (obs.altar.length - 1) / 2) * 32, altar.y + 24, {
             name: `altar-${k + 1}`,
             mine: seat === ctx.seat,
             title: `a bar of ${who(seat, ctx)} on the altar`,
@@ -119,12 +243,15 @@
       }
     },
 
+    // Where an action happens; the cards of an offer ("give 7d", "ask 13n") are the composer's.
     place(text, obs) {
       const words = text.split(" ");
-      if (["pick", "discard", "give", "bid"].includes(words[0]) && words.length === 2 && Henge.isCard(words[1])) return { card: words[1] };
+      if (["pick", "discard", "bid"].includes(words[0]) && words.length === 2 && Henge.isCard(words[1])) return { card: words[1] };
       const space = actionSpace(text, obs);
       return space ? { space } : null;
     },
+
+    compose,
 
     describe(obs, ctx) {
       if (!ctx.mine) return "";

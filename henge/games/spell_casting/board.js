@@ -44,29 +44,34 @@
     return { ux: dx / length, uy: dy / length, deg: (Math.atan2(dy, dx) * 180) / Math.PI };
   }
 
+  // A bar of the neutral colour laid at an angle, its colour's letter upright in the middle.
   function rotatedBar(board, x, y, deg, colour, name, title, long = 46) {
-    const g = Henge.svg("g", { class: "piece bar", "data-piece": name });
+    const g = Henge.svg("g", { class: "piece bar", "data-piece": name, "data-colour": colour });
     g.append(
       Henge.svg("title", {}, title),
       Henge.svg("rect", {
         x: x - long / 2,
-        y: y - 5,
+        y: y - 7,
         width: long,
-        height: 10,
+        height: 14,
         rx: 3,
         fill: fill(colour),
         stroke: "#333",
+        class: "piece-body",
         transform: `rotate(${deg} ${x} ${y})`,
       }),
+      board.colourMark(colour, x, y + 0.5, 11),
     );
     return add(board, g);
   }
 
+  // A disk in a cup (energy or a seat's private disk), with its colour's letter.
   function smallDisk(board, colour, x, y, name, title, mine) {
-    const g = Henge.svg("g", { class: `piece disk ${mine ? "mine" : ""}`, "data-piece": name });
+    const g = Henge.svg("g", { class: `piece disk ${mine ? "mine" : ""}`, "data-piece": name, "data-colour": colour });
     g.append(
       Henge.svg("title", {}, title),
-      Henge.svg("circle", { cx: x, cy: y, r: 7, fill: fill(colour), stroke: mine ? "#000" : "#444", "stroke-width": mine ? 3 : 1 }),
+      Henge.svg("circle", { cx: x, cy: y, r: 7, fill: fill(colour), stroke: mine ? "#000" : "#444", "stroke-width": mine ? 3 : 1, class: "piece-body" }),
+      board.colourMark(colour, x, y + 0.5, 9),
     );
     return add(board, g);
   }
