@@ -26,7 +26,8 @@ STATUS_TITLES = {
 
 
 def _json_script(element_id: str, data: Any) -> str:
-    text = json.dumps(data).replace("</", "<\\/")
+    # No "<" at all inside the script: a name like "<!--<script>" must not change how HTML reads it.
+    text = json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script id="{element_id}" type="application/json">{text}</script>'
 
 
@@ -47,7 +48,7 @@ def _scripts(game_id: str, page_script: str) -> list[str]:
     return scripts
 
 
-def _page(title: str, body: str, scripts: list[str], *, data: dict[str, Any]) -> str:
+def _page(title: str, body: str, scripts: list[str], *, data: dict[str, Any], tools: str = "") -> str:
     tags = "\n".join(f'<script src="{escape(s)}"></script>' for s in scripts)
     return f"""<!doctype html>
 <html lang="en">
@@ -55,10 +56,11 @@ def _page(title: str, body: str, scripts: list[str], *, data: dict[str, Any]) ->
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/henge.css">
 </head>
 <body>
-<header class="top"><a class="brand" href="/">henge</a><span class="subtitle">{escape(title)}</span></header>
+<header class="top"><a class="brand" href="/">henge</a><span class="subtitle">{escape(title)}</span>{tools}</header>
 {body}
 {_json_script("henge-data", data)}
 {tags}
@@ -136,6 +138,8 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
   <h2>Play now</h2>
   <form id="quick-form">
     <label>game <select name="game" id="quick-game">{options}</select></label>
+    <label>players <select name="players" id="quick-players"></select></label>
+    <label id="quick-variant-label">variant <select name="variant" id="quick-variant"></select></label>
     <label>against <select name="bot" id="quick-bot">{bots}</select> bots</label>
     <button type="submit" id="play-bots" class="primary">Play against bots</button>
   </form>
@@ -179,28 +183,74 @@ def table_page(info: dict[str, Any]) -> str:
         else ""
     )
     body = f"""
-<main class="table-page" id="table">
-<section class="play-area">
+<main class="table-page live" id="table">
+<section class="status-block">
   {abandoned}
-  <div class="status-line"><span id="you"></span> <span id="turn"></span> <span id="clock"></span></div>
+  <div class="status-line"><span id="you"></span> <span id="turn"></span> <span id="clock"></span>
+    <button type="button" id="undo" hidden title="take back your last action of this turn (u)">Undo</button></div>
   <p id="standin" class="notice" hidden></p>
+</section>
+<div class="board-wrap">{board_svg()}</div>
+<section class="turn-area" aria-label="your move">
   <div id="prompt" class="prompt"></div>
-  <div class="board-wrap">{board_svg()}</div>
-  <div class="hand-area"><h3 id="hand-title">your hand</h3><div id="hand" class="hand"></div></div>
+  <p id="last-turn" class="last-turn" hidden></p>
+  <div class="hand-area" id="hand-area"><h3 id="hand-title">your hand</h3><div id="hand" class="hand"></div></div>
   <div id="actions" class="actions"></div>
-  <p id="error" class="error" hidden></p>
+  <p id="preview" class="preview"></p>
+  <p id="error" class="error" role="alert" hidden></p>
   <div id="result" class="result" hidden></div>
 </section>
 <aside class="side">
-  <section><h3>Seats</h3><ul id="seats" class="seat-list"></ul><div id="invites"></div>
+  <section><h3>Seats</h3><ul id="seats" class="seat-list"></ul>
+    <form id="name-form" class="name-form" hidden>
+      <label for="name-input">your name</label>
+      <input id="name-input" name="name" maxlength="24" autocomplete="nickname" placeholder="1-24 characters">
+      <button type="submit" id="name-save">Set</button>
+    </form>
+    <div id="invites"></div>
     <div id="seat-actions"></div></section>
   <section id="creator-panel" hidden><h3>Your table</h3><div id="creator"></div></section>
   <section><h3>The table</h3><div id="info" class="info"></div></section>
   <section><h3>Log</h3><ol id="log" class="log"></ol></section>
 </aside>
-</main>"""
+<aside id="rules-pane" class="rules-pane" hidden aria-label="rules" tabindex="-1">
+  <div class="pane-head"><h2>Rules of {escape(info["name"])}</h2>
+    <button type="button" id="rules-close" title="close (Escape)">Close</button></div>
+  <div id="rules-text" class="rules-text">loading…</div>
+</aside>
+<div id="announce" class="visually-hidden" aria-live="polite" role="status"></div>
+</main>
+<dialog id="help" class="help" aria-labelledby="help-title">
+  <h2 id="help-title">Keys</h2>
+  <dl class="keys">
+    <dt><kbd>Tab</kbd> / <kbd>Shift</kbd>+<kbd>Tab</kbd></dt><dd>go through the page; every legal card, space and
+      button is on the way</dd>
+    <dt><kbd>←</kbd> <kbd>→</kbd> <kbd>↑</kbd> <kbd>↓</kbd></dt><dd>the previous or next legal choice</dd>
+    <dt><kbd>Home</kbd> / <kbd>End</kbd></dt><dd>the first or last legal choice</dd>
+    <dt><kbd>c</kbd></dt><dd>go to your choices</dd>
+    <dt><kbd>Enter</kbd> / <kbd>Space</kbd></dt><dd>play the choice that has the focus</dd>
+    <dt><kbd>u</kbd></dt><dd>undo your last action of this turn (when offered)</dd>
+    <dt><kbd>r</kbd></dt><dd>show or hide the rules</dd>
+    <dt><kbd>?</kbd></dt><dd>this list</dd>
+    <dt><kbd>Escape</kbd></dt><dd>close this list or the rules</dd>
+  </dl>
+  <form method="dialog"><button type="submit" id="help-close">Close</button></form>
+</dialog>"""
     title = f"{info['name']} · table {info['id']}"
-    return _page(title, body, scripts, data={"table": info, "box": _box_data()})
+    return _page(title, body, scripts, data={"table": info, "box": _box_data()}, tools=_TABLE_TOOLS)
+
+
+_TABLE_TOOLS = """
+<div class="toolbar">
+  <button type="button" id="rules-button" aria-controls="rules-pane" aria-expanded="false"
+    title="the rules of this game (r)">Rules</button>
+  <button type="button" id="help-button" aria-controls="help" title="the keys of this page (?)">Keys</button>
+  <label class="toggle" title="a short sound when it becomes your turn">
+    <input type="checkbox" id="sound"> sound on your turn</label>
+  <label class="toggle" id="pace-label" hidden title="bots move at once instead of pausing before each turn">
+    <input type="checkbox" id="skip-wait"> skip waiting for bots</label>
+</div>"""
+"""The table page's tools in the top bar: the rules, the keys, the sound, the bots' pace."""
 
 
 def replay_page(info: dict[str, Any]) -> str:

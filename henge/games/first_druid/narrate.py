@@ -24,6 +24,7 @@ _VERBS = {
     "drains": "drain",
     "dresses": "dress",
     "moves": "move",
+    "offers": "offer",
     "plays": "play",
     "takes": "take",
     "wins": "win",

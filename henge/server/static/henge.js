@@ -60,7 +60,8 @@ const Henge = (() => {
     return { number: null, day: null, colour: t[1].toLowerCase(), trilithon: true };
   }
 
-  // A card drawn in its colour with its number and a sun or a moon (a trilithon card: Π and a dot).
+  // A card drawn in its colour with its number and a sun or a moon (a trilithon card: Π and a dot
+  // of its colour bearing the colour's letter, as the board's pieces do).
   function card(text, opts = {}) {
     const info = cardInfo(text);
     const classes = ["card", info.trilithon ? "trilithon" : `c-${info.colour}`];
@@ -70,7 +71,7 @@ const Henge = (() => {
       : `${info.number} ${info.day ? "day" : "night"} (${info.colour})`;
     const node = el("div", { class: classes.join(" "), title, dataset: { card: text } });
     if (info.trilithon) {
-      node.append(el("span", { class: "number" }, "Π"), el("span", { class: "dot", style: `background:${box.fill[info.colour]}` }));
+      node.append(el("span", { class: "number" }, "Π"), el("span", { class: `dot dot-${info.colour}`, style: `background:${box.fill[info.colour]}` }, info.colour[0].toUpperCase()));
     } else {
       node.append(
         el("span", { class: "number" }, info.number),
@@ -119,17 +120,45 @@ const Henge = (() => {
     return Object.assign({}, games.generic || {}, games[id] || {});
   }
 
-  function verdict(returns, seat) {
-    if (!returns) return "";
-    const best = Math.max(...returns);
-    const winners = returns.map((r, i) => (r === best ? i : null)).filter((i) => i !== null);
-    if (seat === null || seat === undefined) {
-      return winners.length === returns.length ? "Nobody wins outright." : `Won by ${winners.map((w) => `seat ${w}`).join(" and ")}.`;
-    }
-    if (returns[seat] === best && winners.length === 1) return "You win!";
-    if (returns[seat] === best) return "You share the win.";
-    return `You lose: ${winners.map((w) => `seat ${w}`).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  // "seat 1", "seat 1 and seat 2", "seat 1, seat 2 and seat 3".
+  function joined(words) {
+    if (words.length <= 1) return words.join("");
+    return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
   }
 
-  return { data, box, el, svg, isCard, cardInfo, colourOf, card, cards, chip, seatName, value, register, drawing, games, verdict };
+  function capital(text) {
+    return text ? text[0].toUpperCase() + text.slice(1) : text;
+  }
+
+  // The seats with the best return, when it is more than nothing (all-zero returns: nobody won).
+  function winnersOf(returns) {
+    if (!returns || returns.length === 0) return [];
+    const best = Math.max(...returns);
+    return best > 0 ? returns.map((r, i) => (r === best ? i : null)).filter((i) => i !== null) : [];
+  }
+
+  // The end in words, as the seat `seat` (null: a spectator) reads it: "You won", "Shared win with
+  // seat 2", "Seat 1 won", "Seat 1 and seat 3 shared the win", "Nobody won". `label(k)` names a seat.
+  function verdict(returns, seat, label = (k) => `seat ${k}`) {
+    if (!returns) return "";
+    const winners = winnersOf(returns);
+    if (winners.length === 0) return "Nobody won";
+    const mine = seat !== null && seat !== undefined && winners.includes(seat);
+    if (mine && winners.length === 1) return "You won";
+    if (mine) return `Shared win with ${joined(winners.filter((w) => w !== seat).map(label))}`;
+    if (winners.length === 1) return `${capital(label(winners[0]))} won`;
+    return `${capital(joined(winners.map(label)))} shared the win`;
+  }
+
+  // Every seat's outcome in words: "you: won", "seat 1: shared the win", "seat 2: did not win".
+  function standings(returns, seat, label = (k) => `seat ${k}`) {
+    const winners = winnersOf(returns);
+    return (returns || []).map((_r, k) => {
+      const who = k === seat ? "you" : label(k);
+      const what = !winners.includes(k) ? "did not win" : winners.length === 1 ? "won" : "shared the win";
+      return `${who}: ${what}`;
+    });
+  }
+
+  return { data, box, el, svg, isCard, cardInfo, colourOf, card, cards, chip, seatName, value, register, drawing, games, verdict, standings, joined };
 })();

@@ -27,6 +27,23 @@
     updateSeats();
   }
 
+  // Play now: the game's usual player count (four where it allows, else the nearest) and its first
+  // variant, unless chosen otherwise.
+  function defaultPlayers(g) {
+    return Math.max(g.min_players, Math.min(4, g.max_players));
+  }
+
+  function updateQuick() {
+    const g = game($("quick-game").value);
+    const counts = [];
+    for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
+    const players = $("quick-players");
+    fillSelect(players, counts, counts.map((n) => `${n} (you and ${n - 1} bot${n === 2 ? "" : "s"})`));
+    if (!players.dataset.chosen || !counts.includes(Number(players.value))) players.value = String(defaultPlayers(g));
+    fillSelect($("quick-variant"), g.variants);
+    $("quick-variant-label").hidden = !g.has_variant;
+  }
+
   function updateSeats() {
     const n = Number($("create-players").value);
     const area = $("create-seats");
@@ -123,7 +140,14 @@
   $("quick-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const created = await post("/api/tables", { game: $("quick-game").value, bot: $("quick-bot").value, sit: 0 });
+      const g = game($("quick-game").value);
+      const created = await post("/api/tables", {
+        game: g.id,
+        players: Number($("quick-players").value),
+        variant: g.has_variant ? $("quick-variant").value : null,
+        bot: $("quick-bot").value,
+        sit: 0,
+      });
       remember(created);
       location.href = created.url;
     } catch (error) {
@@ -234,6 +258,11 @@
     }
   }
 
+  $("quick-game").addEventListener("change", updateQuick);
+  $("quick-players").addEventListener("change", () => {
+    $("quick-players").dataset.chosen = "1";
+  });
+  updateQuick();
   $("create-game").addEventListener("change", updateForm);
   $("create-players").addEventListener("change", updateSeats);
   updateForm();

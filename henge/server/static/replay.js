@@ -72,7 +72,7 @@
       result.replaceChildren(
         el("h2", {}, Henge.verdict(data.returns, null)),
         drawing.result(data.spectator, ctx),
-        el("p", {}, "Returns: ", data.returns.map((r, i) => `seat ${i}: ${r}`).join(", ")),
+        el("ul", { class: "standings" }, Henge.standings(data.returns, null).map((t) => el("li", {}, t))),
       );
       result.hidden = false;
     } else {
