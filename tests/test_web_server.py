@@ -303,8 +303,9 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
         seen.setdefault(number, set()).update(CARD.findall(json.dumps(message["observation"])))
         # The legal actions are the engine's for this seat (checked above), and the conformance suite
         # proves them unchanged by re-drawing what the seat cannot see: they may name cards it
-        # cannot see (First Druid's "ask X") without saying where those are.
-        view = json.dumps({k: v for k, v in message.items() if k not in ("log", "legal")})
+        # cannot see (First Druid's "ask X") without saying where those are; so may their previews, which
+        # the leak property suite (tests/test_web_leaks.py) proves are read from the seat's observation.
+        view = json.dumps({k: v for k, v in message.items() if k not in ("log", "legal", "previews")})
         leaked = set(CARD.findall(view)) & hidden_cards(state, number)
         assert not leaked, f"seat {number} was sent {leaked}"
         # The log may recount what was public once (a discard pile since reshuffled), never more.
