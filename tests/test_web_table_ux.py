@@ -175,7 +175,12 @@ def test_a_turn_fits_one_screen_and_the_page_stacks_on_a_phone(browser, server, 
             told = page.locator("#last-turn").inner_text()
             assert told.startswith(f"Last turn, seat {last_turn['seat']}:"), told
             assert all(action in told for action in last_turn["actions"])
-            marked = marked or page.locator("#board .space.last-move").count() > 0
+            steps = page.evaluate(
+                "[...document.querySelectorAll('#board .space.last-move')]"
+                ".map((n) => Number(n.style.getPropertyValue('--step')))"
+            )
+            assert sorted(steps) == list(range(len(steps))), "the turn's places light up one after another"
+            marked = marked or len(steps) > 0
         if turn == 0:
             _tab_reaches_every_choice(page)  # board spaces too, where the game has them
         if turn == 1:

@@ -321,6 +321,8 @@
     }
   }
 
+  let shownTurn = null; // the last turn animated already (drawn again on every view, animated once)
+
   // The most recent finished turn of another seat: in words, and its places marked on the board.
   function renderLastTurn(view, obs) {
     for (const node of document.querySelectorAll("#board .last-move")) node.classList.remove("last-move");
@@ -330,6 +332,11 @@
       line.hidden = true;
       return;
     }
+    // A turn not shown before plays as one quick animation: its places light up one after another.
+    const signature = JSON.stringify([view.table.id, view.seq, turn]);
+    const fresh = signature !== shownTurn;
+    shownTurn = signature;
+    let step = 0;
     for (const text of turn.actions) {
       let where = null;
       try {
@@ -337,9 +344,10 @@
       } catch (_e) {
         where = null;
       }
-      if (!where || !where.space) continue;
-      if (typeof Board.highlight === "function") Board.highlight(where.space);
-      else if (Board.space(where.space)) Board.space(where.space).classList.add("last-move");
+      if (!where || !where.space || !Board.highlight(where.space)) continue;
+      const node = Board.space(where.space);
+      node.classList.toggle("fresh", fresh);
+      node.style.setProperty("--step", String(step++));
     }
     line.replaceChildren(
       Henge.el("span", { class: "last-who" }, `Last turn, ${seatLabel(view, turn.seat)}: `),
