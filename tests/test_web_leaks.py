@@ -9,13 +9,19 @@ seat saw exactly the same): a table rebuilt from that state's history, as a
 restart would rebuild it, must send that seat exactly the same view, log
 included. A spectator's view must not change whichever seat's unknowns are
 re-drawn. Once a game is over, each seat sends an action again with an old
-``seq``: the answer (``stale``) must be the rebuilt table's too. And no
-message or log line of the server holds the table's seed, a token or a
-token's hash.
+``seq``: the answer (``stale``) must be the rebuilt table's too. A few
+times in each whole game a person with a turn in progress takes back some of
+its steps (and plays on, perhaps otherwise): the seat must be sent again the
+last view it had before the step, every other viewer must have and be sent
+the views of tables rebuilt from histories that never held the step, and the
+undo's answers, and the view it sends the seat, must be those of a table
+rebuilt from a re-draw of what the seat cannot know. And no message or log line of
+the server holds the table's seed, a token or a token's hash.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -35,7 +41,7 @@ import henge
 from henge.agents import heuristics
 from henge.agents.base import Decision
 from henge.engine import CHANCE, Game, State, Step, open_turn, turns
-from henge.server.store import TableRecord
+from henge.server.store import RUNNING, TableRecord
 from henge.server.tables import Connection, LiveTable, TableError, Tables, token_hash
 
 GAMES = henge.list_games()
@@ -66,6 +72,9 @@ DB = "sqlite://"
 """An SQLite database in memory: what is stored is read back from it while the app runs."""
 RULE_BASED = {"spell_casting"}
 """Games played by their rule-based player: Spell Casting's random games run to thousands of actions."""
+UNDO_AFTER = (3, 20, 100, 500)
+"""In a whole game, the counts of its people's actions after which, at the next view that offers it, the
+person to move takes back some steps of its turn in progress: a few moments, early and late."""
 
 
 def _players(game_id: str) -> int:
@@ -77,6 +86,23 @@ def _players(game_id: str) -> int:
 def _seed(game_id: str) -> int:
     """A fixed secret seed per game (62 bits, as the server draws them), so that each game is the same every run."""
     return random.Random(f"leaks/{game_id}").getrandbits(62) | 1 << 61
+
+
+@dataclass
+class Undo:
+    """A step a person took back: when, and how the server answered."""
+
+    seat: int
+    seq: int
+    """The seat's count of actions (its view's ``seq``) the undo was sent with."""
+    state: State
+    """The true state when the undo was sent (the step still in it)."""
+    mark: int
+    """How many views the server had sent (``Played.sent``) when the undo was sent: the next is its own."""
+    answer: dict[str, Any]
+    """The ack."""
+    refused: dict[str, Any] | None
+    """The error answering the same undo sent first with a ``seq`` one ahead (the first undo of a moment)."""
 
 
 @dataclass
@@ -93,6 +119,8 @@ class Played:
     stale: list[tuple[int, int, int, dict[str, Any]]] = field(default_factory=list)
     """Actions sent again once the game was over, each with an old ``seq`` and another action: the seat,
     the ``seq``, the action and the error that answered."""
+    undos: list[Undo] = field(default_factory=list)
+    """The steps its people took back, in order."""
 
 
 def _choose(game_id: str, mover: int, view: dict[str, Any], rng: random.Random) -> int:
@@ -112,12 +140,22 @@ def _choose(game_id: str, mover: int, view: dict[str, Any], rng: random.Random) 
 
 
 def _drive(
-    client: TestClient, table_id: str, game_id: str, seats: dict[int, Seat], limit: int | None
-) -> dict[int, list[int]]:
-    """Plays the table with its people until the end (or ``limit`` actions of theirs), waiting out the dealer;
-    returns each seat's actions."""
+    client: TestClient,
+    table_id: str,
+    game_id: str,
+    seats: dict[int, Seat],
+    limit: int | None,
+    spy: Spy,
+    undo_after: tuple[int, ...] = (),
+) -> tuple[dict[int, list[int]], list[Undo]]:
+    """Plays the table with its people until the end (or ``limit`` actions of theirs), waiting out the dealer,
+    taking steps back once after each count of their actions in ``undo_after``; returns each seat's actions
+    (those taken back left out) and the undos."""
     rng = random.Random(f"leaks/{game_id}/people")
+    minds = random.Random(f"leaks/{game_id}/undo")  # how many steps to take back (the choices draw as they did)
     done: dict[int, list[int]] = {k: [] for k in seats}
+    undone: list[Undo] = []
+    later = list(undo_after)
     taken = 0
     deadline = time.monotonic() + 150
     mover: int | None = None  # who is to move, as the last view said (None: ask the server)
@@ -126,14 +164,20 @@ def _drive(
         if mover is None:
             now = true_state(client, table_id)
             if now.is_terminal():
-                return done
+                return done, undone
             if now.current_player() not in seats:  # the dealer is dealing or drawing
                 time.sleep(0.001)
                 continue
             mover = now.current_player()
         view = seats[mover].until_turn_or_end()
         if view["over"]:
-            return done
+            return done, undone
+        if view["undo"] and later and taken >= later[0]:
+            later = [after for after in later if after > taken]
+            count = minds.randint(1, view["undo"])
+            undone += _take_back(client, table_id, seats[mover], mover, count, spy)
+            del done[mover][-count:]
+            continue  # the undo's fresh view asks the seat to act again
         action = _choose(game_id, mover, view, rng)
         answer = seats[mover].act(action)
         assert answer["type"] == "ack", answer
@@ -142,7 +186,28 @@ def _drive(
         # The views an action causes are sent before its ack: the actor's latest one shows the next turn.
         latest = seats[mover].view
         mover = None if latest is None or latest["over"] else latest["to_move"]
-    return done
+    return done, undone
+
+
+def _take_back(client: TestClient, table_id: str, person: Seat, number: int, count: int, spy: Spy) -> list[Undo]:
+    """The person at seat ``number`` takes back the last ``count`` steps of its turn in progress, one undo
+    each, the first sent once before with a ``seq`` one ahead (refused as stale); returns the undos."""
+    undos = []
+    for k in range(count):
+        assert person.view is not None
+        seq = person.view["seq"]
+        state = true_state(client, table_id)  # nobody else can move: the table stands still
+        mark = len(spy.sent)
+        refused = None
+        if k == 0:
+            person.send({"type": "undo", "seq": seq + 1, "ref": 5})
+            refused = person.until(lambda m: m["type"] in ("ack", "error"))
+            assert refused["type"] == "error" and refused["code"] == "stale", refused
+        person.send({"type": "undo", "seq": seq, "ref": 5})
+        answer = person.until(lambda m: m["type"] in ("ack", "error"))
+        assert answer["type"] == "ack", answer
+        undos.append(Undo(number, seq, state, mark, answer, refused))
+    return undos
 
 
 def _resend(seats: dict[int, Seat], done: dict[int, list[int]]) -> list[tuple[int, int, int, dict[str, Any]]]:
@@ -167,8 +232,15 @@ def _fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> Iterator[None]:
         yield
 
 
-def _play(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, game_id: str, limit: int | None) -> Played:
-    """Plays a table of people only through the server, recording everything it sends."""
+def _play(
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    game_id: str,
+    limit: int | None,
+    undo_after: tuple[int, ...] = (),
+) -> Played:
+    """Plays a table of people only through the server, recording everything it sends; its people take
+    steps back once after each count of their actions in ``undo_after``."""
     spy = Spy()
     spy.install(monkeypatch)
     caplog.set_level(logging.DEBUG)
@@ -191,7 +263,7 @@ def _play(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, gam
             for number, person in people.items():  # names, as data: a rebuilt table is given the same
                 person.send({"type": "name", "name": f"<b>seat {number}</b>", "ref": 1})
                 assert person.until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
-            done = _drive(client, table_id, game_id, people, limit)
+            done, undone = _drive(client, table_id, game_id, people, limit, spy, undo_after)
             stale = []
             if limit is None:
                 assert table.state.is_terminal()
@@ -212,6 +284,7 @@ def _play(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, gam
         received=received,
         log_lines=[r.getMessage() for r in caplog.records] + [caplog.text],
         stale=stale,
+        undos=undone,
     )
 
 
@@ -222,10 +295,13 @@ async def _nowhere(_message: dict[str, Any]) -> None:
     """A connection's send that goes nowhere: the rebuilt table's views are only looked at."""
 
 
-def _rebuilt(played: Played, state: State, status: str, names: tuple[str | None, ...] | None = None) -> LiveTable:
+def _rebuilt(
+    played: Played, state: State, status: str, names: tuple[str | None, ...] | None = None, manager: Any = None
+) -> LiveTable:
     """Returns the table a restart would build had ``state`` been the truth: its history replayed, each
     action's actor the seat to move (-1 for chance); a seed of its own, since no view may depend on it.
-    Its seats have ``names`` (left out: the names stored at the end)."""
+    Its seats have ``names`` (left out: the names stored at the end); its manager is ``manager`` (left
+    out: the server's)."""
     replay = played.game.new_initial_state()
     actors = []
     for action in state.history():
@@ -237,7 +313,7 @@ def _rebuilt(played: Played, state: State, status: str, names: tuple[str | None,
     )
     if names is not None:
         record.seats = [dataclasses.replace(s, name=n) for s, n in zip(record.seats, names, strict=True)]
-    table = LiveTable(record, played.game, played.manager)
+    table = LiveTable(record, played.game, manager or played.manager)
     assert table.state.to_json() == state.to_json(), "the re-drawn state's history does not lead to it"
     return table
 
@@ -280,9 +356,10 @@ class Moment:
 
 
 def _moments(played: Played) -> list[Moment]:
-    """Returns the moments at which views were sent, in order. A state only changes by a step, so two
-    views sent at the same step (and table status, and seats' names) were made from the same true state."""
-    moments: dict[tuple[int, str, tuple[str | None, ...]], Moment] = {}
+    """Returns the moments at which views were sent, in order. A state is its history, so two views sent
+    at the same history (and table status, and seats' names) were made from the same true state: one
+    sent after an undo and one sent before the step it took back, too."""
+    moments: dict[tuple[tuple[int, ...], str, tuple[str | None, ...]], Moment] = {}
     logs: dict[int | None, list[str]] = {}
     for viewer, message, state in played.sent:
         if message["type"] != "view":
@@ -292,7 +369,7 @@ def _moments(played: Played) -> list[Moment]:
         lines[message["log_start"] :] = message["log"]
         status = message["table"]["status"]
         names = _names(message)
-        moment = moments.setdefault((state.move_number(), status, names), Moment(state, status, names))
+        moment = moments.setdefault((tuple(state.history()), status, names), Moment(state, status, names))
         moment.views[viewer] = _game_part(message, list(lines))
     return list(moments.values())
 
@@ -389,7 +466,8 @@ def _check_open_turns(played: Played, how_many: int) -> int:
         if message["type"] != "view" or state.is_terminal():
             continue
         done = state.move_number()
-        assert state.history() == history[:done]
+        if state.history() != history[:done]:
+            continue  # a step taken back later: the seat's own view, and never the last of its turn
         player = state.current_player()
         count = open_turn(steps[:done], player) if player >= 0 else 0
         if count:
@@ -426,6 +504,126 @@ def _check_open_turns(played: Played, how_many: int) -> int:
     return compared
 
 
+class _Unstored:
+    """The manager of a rebuilt table that is asked to undo: the server's pause, and a store that keeps
+    nothing (only the table in memory is looked at)."""
+
+    def __init__(self, manager: Tables) -> None:
+        self.bot_delay = manager.bot_delay
+        self.store = self
+
+    def remove_last_action(self, _table_id: str, _step: int) -> None:
+        """Deletes nothing: there is nothing stored."""
+
+
+def _differ(what: str, sent: dict[str, Any], got: dict[str, Any], names: tuple[str, str] = ("sent", "rebuilt")) -> None:
+    """Fails, showing how (each side under its name in ``names``), if two game parts of views differ."""
+    differ = [name for name in sent if got[name] != sent[name]]
+    assert not differ, (
+        f"{what}: {differ}\n{names[0]}: {json.dumps({k: sent[k] for k in differ})[:2000]}\n"
+        f"{names[1]}: {json.dumps({k: got[k] for k in differ})[:2000]}"
+    )
+
+
+def _check_undos(played: Played) -> int:
+    """Checks the undos. Each sends its seat again the last view it was sent before the step (its whole
+    log too). Once a person is done taking steps back, every other viewer, the spectator too, has as its
+    last view that of a table rebuilt from the history left, and the next view it is sent is that of a
+    table rebuilt from that view's history: neither ever held a step taken back. And the undos' answers
+    (their acks, and the refusal of the first sent with a ``seq`` one ahead) and the views they sent the
+    seat are what a table rebuilt from a re-draw of what the seat could not know, before the first,
+    answers and sends. Returns how many views were compared."""
+    game_id = played.game.info.id
+    viewers: list[int | None] = [*range(played.game.num_players), None]
+    runs: list[list[Undo]] = []
+    """The undos of each moment a person took steps back (the first of each was refused once)."""
+    for undo in played.undos:
+        if undo.refused is not None:
+            runs.append([])
+        runs[-1].append(undo)
+    undos = {undo.mark: undo for undo in played.undos}
+    last = {run[-1].mark for run in runs}
+    needed = {(undo.seat, undo.state.move_number() - 1) for undo in played.undos}
+    latest: dict[int | None, dict[str, Any]] = {}
+    logs: dict[int | None, list[str]] = {}
+    before: dict[tuple[int | None, int], tuple[list[int], dict[str, Any]]] = {}
+    """The last view sent to an undoing seat at the step an undo goes back to: its history and game part."""
+    after: dict[int, dict[str, Any]] = {}
+    """The view each undo sent its seat (by its mark)."""
+    waiting: dict[int | None, Undo] = {}
+    """The viewers not sent a view since a person took steps back, with the last undo."""
+    tables: dict[tuple[tuple[int, ...], str], LiveTable] = {}
+    """The tables rebuilt for the views sent next (one broadcast sends several)."""
+    compared = 0
+    for index, (viewer, message, state) in enumerate(played.sent):
+        undo = undos.get(index)
+        if undo is not None:
+            where = f"{game_id}: seat {undo.seat}'s undo of step {undo.state.move_number() - 1} (seq {undo.seq})"
+            assert viewer == undo.seat and message["type"] == "view" and message["log_start"] == 0, where
+            assert state.history() == undo.state.history()[:-1], where
+            history, part = before[(viewer, state.move_number())]
+            assert history == state.history(), where
+            after[index] = _game_part(message, message["log"])
+            what = f"{where}: the seat's view is not its last view before the step"
+            _differ(what, part, after[index], ("before", "after"))
+        if index in last:
+            table = _rebuilt(played, state, message["table"]["status"])
+            for other in viewers:
+                if other != viewer:
+                    part = _game_part(latest[other], logs[other])
+                    _differ(f"{where}: {_who(other)} had seen more than the history left", part, _view_of(table, other))
+                    waiting[other] = undos[index]
+                    compared += 1
+        if message["type"] != "view":
+            continue
+        lines = logs.setdefault(viewer, [])
+        lines[message["log_start"] :] = message["log"]
+        latest[viewer] = message
+        if (viewer, state.move_number()) in needed:
+            before[(viewer, state.move_number())] = (state.history(), _game_part(message, list(lines)))
+        if viewer in waiting:
+            undo = waiting.pop(viewer)
+            key = (tuple(state.history()), message["table"]["status"])
+            if key not in tables:
+                tables[key] = _rebuilt(played, state, key[1])
+            table = tables[key]
+            _differ(
+                f"{game_id}: the first view sent to {_who(viewer)} after seat {undo.seat}'s undo (seq {undo.seq}), "
+                f"at step {state.move_number()}, is not that of a table that never held the step",
+                _game_part(message, lines),
+                _view_of(table, viewer),
+            )
+            compared += 1
+    rng = random.Random(f"leaks/{game_id}/undos")
+    for run in runs:
+        first = run[0]
+        other = first.state.resample_from_infostate(first.seat, rng)
+        table = _rebuilt(played, other, RUNNING, manager=_Unstored(played.manager))
+        connection = Connection(send=_nowhere, seat=first.seat)
+        assert first.refused is not None
+        with pytest.raises(TableError) as refused:
+            asyncio.run(table.undo(connection, first.seq + 1))
+        got = {"type": "error", "code": refused.value.code, "message": str(refused.value), "ref": 5}
+        assert first.refused == got, (
+            f"{game_id}: a refused undo tells what its seat cannot know: sent {first.refused}, rebuilt {got}"
+        )
+        for undo in run:
+            where = f"{game_id}: seat {undo.seat}'s undo (seq {undo.seq})"
+            text, seq = asyncio.run(table.undo(connection, undo.seq))
+            got = {"type": "ack", "ref": 5, "undone": text, "seq": seq}
+            assert undo.answer == got, (
+                f"{where}: the ack tells what the seat cannot know: sent {undo.answer}, rebuilt {got}"
+            )
+            _differ(f"{where}: the view it sent changes with a re-draw", after[undo.mark], _view_of(table, undo.seat))
+            compared += 1
+    return compared
+
+
+def _who(viewer: int | None) -> str:
+    """Names a viewer in a failure's message."""
+    return "the spectator" if viewer is None else f"seat {viewer}"
+
+
 def _check_no_secret(played: Played) -> None:
     """No message sent or received, and no log line, holds the seed, a token or a token's hash."""
     texts = [json.dumps(m) for _v, m, _s in played.sent]
@@ -449,7 +647,7 @@ def test_no_view_of_the_opening_changes_when_what_its_seat_cannot_know_is_redraw
     played = _play(monkeypatch, caplog, game_id, limit=OPENING)
     _check_no_secret(played)
     checked = _check_redraws(played, 10**6)
-    sent = {(v, s.move_number(), m["table"]["status"], _names(m)) for v, m, s in played.sent if m["type"] == "view"}
+    sent = {(v, tuple(s.history()), m["table"]["status"], _names(m)) for v, m, s in played.sent if m["type"] == "view"}
     assert checked.views == len(sent)
     _check_open_turns(played, 10**6)
     if played.game.info.hidden_information:
@@ -461,12 +659,15 @@ def test_no_view_of_the_opening_changes_when_what_its_seat_cannot_know_is_redraw
 def test_no_view_of_a_whole_game_changes_when_what_its_seat_cannot_know_is_redrawn(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, game_id: str
 ) -> None:
-    """A whole game, the views of MOMENTS moments checked, and the answers to stale actions sent at its end."""
-    played = _play(monkeypatch, caplog, game_id, limit=None)
+    """A whole game, the views of MOMENTS moments checked, steps taken back after each count of UNDO_AFTER
+    people's actions, and the answers to stale actions sent at its end."""
+    played = _play(monkeypatch, caplog, game_id, limit=None, undo_after=UNDO_AFTER)
     _check_no_secret(played)
+    several = any(t.end - t.start > 1 for t in turns(_steps(played.game, played.record.actions)))
+    undone = _check_undos(played)
+    assert undone > 0 or not several, f"{game_id}: no step was taken back"
     checked = _check_redraws(played, MOMENTS)
     assert checked.views >= MOMENTS
-    several = any(t.end - t.start > 1 for t in turns(_steps(played.game, played.record.actions)))
     compared = _check_open_turns(played, MOMENTS)
     assert compared > 0 or not several, f"{game_id}: no turn of several steps was seen in progress"
     if played.game.info.hidden_information:
