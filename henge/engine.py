@@ -880,6 +880,18 @@ class Turn:
     end: int
 
 
+def steps_of(game: Game, history: Sequence[int]) -> list[Step]:
+    """Returns the steps of ``history`` (every action, chance outcomes included) replayed from the
+    start of ``game``: who took each and whether it was a reveal."""
+    state = game.new_initial_state()
+    found = []
+    for action in history:
+        actor = state.current_player()
+        found.append(Step(actor, actor >= 0 and state.reveals(action)))
+        state.apply_action(action)
+    return found
+
+
 def turns(steps: Sequence[Step]) -> list[Turn]:
     """Returns the turns of a game's steps, oldest first (chance steps belong to none)."""
     found: list[Turn] = []

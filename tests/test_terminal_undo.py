@@ -16,7 +16,7 @@ import henge
 import henge.terminal.app as terminal
 from henge.agents import heuristics
 from henge.cli import main
-from henge.engine import Game, State, Step, open_turn
+from henge.engine import Game, State, open_turn, steps_of
 from henge.server.tables import NO_UNDO
 from henge.terminal.app import QuitGame, parse_choice, play_in_terminal
 
@@ -28,12 +28,9 @@ DECISIONS = 80
 def _open_turn(game: Game, history: list[int], seat: int) -> int:
     """The person's turn in progress after ``history``, from the engine alone."""
     state = game.new_initial_state()
-    steps = []
     for action in history:
-        actor = state.current_player()
-        steps.append(Step(actor, actor >= 0 and state.reveals(action)))
         state.apply_action(action)
-    return open_turn(steps, seat) if state.current_player() == seat else 0
+    return open_turn(steps_of(game, history), seat) if state.current_player() == seat else 0
 
 
 class Person:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import henge
-from henge.engine import CHANCE, IllegalActionError, State, Step, Turn, open_turn, turns
+from henge.engine import CHANCE, IllegalActionError, State, Step, Turn, open_turn, steps_of, turns
 
 GAMES = henge.list_games()
 
@@ -137,3 +137,22 @@ def test_stonerush_card_plays_are_one_turn_until_the_play_ends() -> None:
     for span in spans:
         assert {steps[i].actor for i in range(span.start, span.end)} == {span.seat}
         assert not any(steps[i].reveal for i in range(span.start, span.end - 1))
+
+
+@pytest.mark.parametrize("game_id", ["fightin", "first_druid"])
+def test_steps_of_replays_a_history_into_actors_and_reveals(game_id: str) -> None:
+    game = henge.load(game_id, henge.game_class(game_id).info.min_players)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    expected = []
+    while not state.is_terminal() and len(expected) < 300:
+        if state.is_chance_node():
+            action = rng.choice([a for a, _ in state.chance_outcomes()])
+            expected.append(Step(CHANCE))
+        else:
+            action = rng.choice(state.legal_actions())
+            expected.append(Step(state.current_player(), state.reveals(action)))
+        state.apply_action(action)
+    found = steps_of(game, state.history())
+    assert found == expected
+    assert any(step.reveal for step in found) and any(step.actor == CHANCE for step in found)

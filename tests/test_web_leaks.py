@@ -40,7 +40,7 @@ from web_support import Seat, Spy, create, credentials, live_table, running, sea
 import henge
 from henge.agents import heuristics
 from henge.agents.base import Decision
-from henge.engine import CHANCE, Game, State, Step, open_turn, turns
+from henge.engine import CHANCE, Game, State, open_turn, steps_of, turns
 from henge.server.store import RUNNING, TableRecord
 from henge.server.tables import Connection, LiveTable, TableError, Tables, token_hash
 
@@ -442,24 +442,13 @@ def _check_stale(played: Played, table: LiveTable, who: int, checked: Checked) -
             checked.stale_differ.append(f"seat {who}, seq {seq}: sent {sent}, rebuilt {got}")
 
 
-def _steps(game: Game, history: list[int]) -> list[Step]:
-    """Returns the steps of a history (who took each, whether it was a reveal), from the engine alone."""
-    state = game.new_initial_state()
-    steps = []
-    for action in history:
-        actor = state.current_player()
-        steps.append(Step(actor, actor >= 0 and state.reveals(action)))
-        state.apply_action(action)
-    return steps
-
-
 def _check_open_turns(played: Played, how_many: int) -> int:
     """While a seat's turn is in progress, every other viewer (the spectator too) must still have, as the
     last view it was sent, the view of a table rebuilt from the history without the turn's steps: nothing
     of a turn shows to the others before it ends. Checks ``how_many`` turns spread over the game, each
     at its latest step before it ends; returns how many views were compared."""
     history = played.record.actions
-    steps = _steps(played.game, history)
+    steps = steps_of(played.game, history)
     moments: dict[int, int] = {}
     """The start of each turn seen in progress -> the index of the last message sent during it."""
     for index, (_viewer, message, state) in enumerate(played.sent):
@@ -663,7 +652,7 @@ def test_no_view_of_a_whole_game_changes_when_what_its_seat_cannot_know_is_redra
     people's actions, and the answers to stale actions sent at its end."""
     played = _play(monkeypatch, caplog, game_id, limit=None, undo_after=UNDO_AFTER)
     _check_no_secret(played)
-    several = any(t.end - t.start > 1 for t in turns(_steps(played.game, played.record.actions)))
+    several = any(t.end - t.start > 1 for t in turns(steps_of(played.game, played.record.actions)))
     undone = _check_undos(played)
     assert undone > 0 or not several, f"{game_id}: no step was taken back"
     checked = _check_redraws(played, MOMENTS)

@@ -22,7 +22,7 @@ from web_support import MACHINE_PACE, Seat, create, credentials, live_table, sea
 
 from henge.agents import heuristics
 from henge.agents.base import Decision
-from henge.engine import Game, Step, turns
+from henge.engine import steps_of, turns
 from henge.server.app import create_app
 
 pytestmark = pytest.mark.timeout(240)
@@ -38,16 +38,6 @@ def _served(db: str, delay: float) -> Iterator[TestClient]:
     """An app whose bots think in a thread of its own (no worker processes to start: only the pause counts)."""
     with TestClient(create_app(db, bot_delay=delay, limits=MACHINE_PACE, bot_workers=0)) as client:
         yield client
-
-
-def _steps(game: Game, history: list[int]) -> list[Step]:
-    state = game.new_initial_state()
-    steps = []
-    for action in history:
-        actor = state.current_player()
-        steps.append(Step(actor, actor >= 0 and state.reveals(action)))
-        state.apply_action(action)
-    return steps
 
 
 def _choose(view: dict[str, Any], rng: Any) -> int:
@@ -88,7 +78,7 @@ def _play(client: TestClient, table_id: str, person: Seat, waits: Waits, gaps: i
         if view["over"]:
             return
         history = portal.call(lambda: table.state.history())
-        steps = _steps(table.game, history)
+        steps = steps_of(table.game, history)
         done = max(k for k, step in enumerate(steps) if step.actor == 0) + 1  # after the person's last step
         between = [t for t in turns(steps) if t.start >= done]
         if not between:  # the person's turn goes on (or comes again after the dealer): no wait

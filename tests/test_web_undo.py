@@ -26,7 +26,7 @@ from web_support import Seat, create, credentials, live_table, running, seat
 import henge
 from henge.agents import heuristics
 from henge.agents.base import Decision
-from henge.engine import Game, Step, open_turn, turns
+from henge.engine import Game, Step, open_turn, steps_of, turns
 from henge.server.store import SeatRecord, Store, TableRecord
 from henge.server.tables import NO_UNDO, Connection, LiveTable, TableError
 
@@ -46,17 +46,6 @@ def _bot(game_id: str) -> str:
     return "heuristic" if heuristics.has_heuristic(game_id) else "random"
 
 
-def _steps(game: Game, history: list[int]) -> list[Step]:
-    """The steps of a history, from the engine alone (not from the table's own bookkeeping)."""
-    state = game.new_initial_state()
-    steps = []
-    for action in history:
-        actor = state.current_player()
-        steps.append(Step(actor, actor >= 0 and state.reveals(action)))
-        state.apply_action(action)
-    return steps
-
-
 def _expected_undo(game: Game, history: list[int], seat_number: int) -> int:
     """How many steps ``seat_number`` may take back after ``history``: its turn in progress."""
     state = game.new_initial_state()
@@ -64,7 +53,7 @@ def _expected_undo(game: Game, history: list[int], seat_number: int) -> int:
         state.apply_action(action)
     if state.current_player() != seat_number:
         return 0
-    return open_turn(_steps(game, history), seat_number)
+    return open_turn(steps_of(game, history), seat_number)
 
 
 async def _nowhere(_message: dict[str, Any]) -> None:
