@@ -13,8 +13,10 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from browser_support import CHROMIUM, CHROMIUM_ARGS
 
 import henge
 from henge.engine import reload_games
@@ -158,3 +160,16 @@ def storage(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'h.db'}"
     return fresh_postgres_database(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, one for each browser test module (see browser_support.py).
+
+    Playwright gives every launch a fresh --user-data-dir of its own.
+    """
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -8,7 +8,6 @@ middle of a game both resume it. Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from collections.abc import Iterator
@@ -16,33 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import ARTIFACTS, open_page, require_browser, rule_based_choice, settled, shot
 from web_support import Server
 
 import henge
 from henge.agents import heuristics
-from henge.agents.base import Decision
 from henge.server.store import Store
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
-REQUIRED = os.environ.get("HENGE_BROWSER_REQUIRED") == "1"
-WAIT_MS = 20_000
+require_browser()
 
-if not CHROMIUM.exists():
-    if REQUIRED:
-        raise RuntimeError(f"the browser tests need {CHROMIUM}: apt-get install chromium (make test does)")
-    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+VIEWPORT = {"width": 1360, "height": 1000}
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -55,64 +37,19 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    # Playwright gives every launch a fresh --user-data-dir of its own.
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def _page(browser: Any) -> Any:
-    context = browser.new_context(viewport={"width": 1360, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def _settled(page: Any) -> str:
-    """Waits until it is this seat's turn or the game is over; returns which."""
-    page.wait_for_function("['act', 'over'].includes(document.body.dataset.status)")
-    return str(page.evaluate("document.body.dataset.status"))
-
-
-def _sensible_choice(page: Any, rng: random.Random, game_id: str) -> str:
-    """Returns the text of the action the game's rule-based player would pick from this page's view."""
-    view = page.evaluate("Henge.lastView")
-    legal = view["legal"]
-    decision = Decision(
-        game_id=game_id,
-        seat=view["seat"],
-        observation=view["observation"],
-        legal_actions=[a["id"] for a in legal],
-        legal_texts=[a["text"] for a in legal],
-        rng=rng,
-    )
-    return decision.text(heuristics.chooser(game_id)(decision))
-
-
 def _play(page: Any, rng: random.Random, *, clicks: int | None = None, game_id: str | None = None) -> int:
     """Clicks legal actions (cards, spaces or buttons) until the end or ``clicks``: at random, or
     as the game's rule-based player would where ``game_id`` has one (long games end sooner)."""
     done = 0
     sensible = game_id is not None and heuristics.has_heuristic(game_id)
     while clicks is None or done < clicks:
-        if _settled(page) == "over":
+        if settled(page) == "over":
             break
         actions = page.locator("[data-action]")
         count = actions.count()
         assert count > 0, "it is my turn but nothing is clickable"
         if sensible:
-            text = _sensible_choice(page, rng, str(game_id))
+            text = rule_based_choice(page.evaluate("Henge.lastView"), rng, str(game_id))
             target = page.locator(f"[data-action={json.dumps(text)}]")
             assert target.count() > 0, f"the legal action {text!r} is not clickable"
             target.first.click(force=True)
@@ -142,9 +79,9 @@ def _play_against_bots(page: Any, server: Server, game_id: str) -> str:
 
 @pytest.mark.parametrize("game_id", henge.list_games())
 def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
-    page = _page(browser)
+    page = open_page(browser, VIEWPORT)
     table_id = _play_against_bots(page, server, game_id)
-    assert _settled(page) == "act"
+    assert settled(page) == "act"
     board = page.locator("#board")
     for kind, count in [("outer", 30), ("colour", 30), ("sarsen", 30), ("inner", 60), ("bluestone", 19)]:
         assert board.locator(f'.space[data-space^="{kind}:"]').count() == count
@@ -153,14 +90,14 @@ def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
     assert page.locator("#seats li.you").inner_text().startswith("seat 0: you")
     rng = random.Random(1)
     _play(page, rng, clicks=12)
-    _settled(page)
-    _shot(page, f"{game_id}-table")
+    settled(page)
+    shot(page, f"{game_id}-table", full_page=True)
     _play(page, rng, game_id=game_id)
     verdict = page.locator("#verdict").inner_text()
     assert re.fullmatch(r"You won|Shared win with .+|.+ (won|shared the win)|Nobody won", verdict), verdict
     assert page.locator("#result").is_visible()
     assert "The game is over" in page.locator("#turn").inner_text()
-    _shot(page, f"{game_id}-end")
+    shot(page, f"{game_id}-end", full_page=True)
     page.click("#replay-link")
     page.wait_for_selector("#hands .seat-hand")
     page.click("#last")
@@ -172,11 +109,11 @@ def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
     page.wait_for_function(f"document.body.dataset.step === '{steps}'")
     assert page.locator("#hands .seat-hand").count() == page.evaluate("Henge.data.table.players")
     assert page.locator("#result").is_visible()
-    _shot(page, f"{game_id}-replay-end")
+    shot(page, f"{game_id}-replay-end", full_page=True)
     middle = min(40, steps)  # a short game (the example game) may end before step 40
     page.goto(f"{server.url}tables/{table_id}/replay#step={middle}")
     page.wait_for_function(f"document.body.dataset.step === '{middle}'")
-    _shot(page, f"{game_id}-replay-step-{middle}")
+    shot(page, f"{game_id}-replay-step-{middle}", full_page=True)
     assert page.errors == []
     page.context.close()
 
@@ -199,14 +136,14 @@ def _create_in_lobby(
 
 
 def test_two_people_at_one_table_see_only_their_own_hands(browser, server):
-    host = _page(browser)
+    host = open_page(browser, VIEWPORT)
     _create_in_lobby(host, server, "stonerush", 3, "bluestones", ["person", "person", "bot:random"])
     link = host.locator("#created input.link").input_value()
     assert "#seat=1&token=" in link
     host.wait_for_selector('.tables[data-status="waiting"] .your-links .link-row')
-    _shot(host, "lobby")
+    shot(host, "lobby", full_page=True)
     host.click("#go-to-table")
-    guest = _page(browser)  # another browser context: no shared storage
+    guest = open_page(browser, VIEWPORT)  # another browser context: no shared storage
     guest.goto(link)
     guest.wait_for_function("document.body.dataset.seat === '1'")
     assert guest.locator("#you").inner_text().startswith("You are seat 1")
@@ -230,8 +167,8 @@ def test_two_people_at_one_table_see_only_their_own_hands(browser, server):
                 assert f'data-card="{card}"' not in html, f"seat {k} can see seat {1 - k}'s {card}"
         assert "online" in host.locator('#seats li[data-seat="1"]').inner_text()
         if checked == 0:
-            _shot(host, "stonerush-bluestones-seat0")
-            _shot(guest, "stonerush-bluestones-seat1")
+            shot(host, "stonerush-bluestones-seat0", full_page=True)
+            shot(guest, "stonerush-bluestones-seat1", full_page=True)
         checked += 1
         if checked >= 6:
             break
@@ -243,23 +180,23 @@ def test_two_people_at_one_table_see_only_their_own_hands(browser, server):
 
 
 def test_a_reload_or_reopening_the_page_returns_to_the_seat(browser, server):
-    page = _page(browser)
+    page = open_page(browser, VIEWPORT)
     table_id = _play_against_bots(page, server, "stonerush")
     rng = random.Random(4)
     _play(page, rng, clicks=6)
-    _settled(page)
+    settled(page)
     hand, log, info = _hand(page), _log(page), page.locator("#info").inner_text()
     page.reload()
-    assert _settled(page) == "act"
+    assert settled(page) == "act"
     assert (_hand(page), _log(page), page.locator("#info").inner_text()) == (hand, log, info)
     context = page.context
     page.close()
     again = context.new_page()  # the page closed and opened again, without the link
     again.goto(f"{server.url}tables/{table_id}")
-    assert _settled(again) == "act"
+    assert settled(again) == "act"
     assert again.locator("#you").inner_text().startswith("You are seat 0")
     assert _hand(again) == hand and _log(again) == log
-    stranger = _page(browser)  # somebody else, without the link, only watches
+    stranger = open_page(browser, VIEWPORT)  # somebody else, without the link, only watches
     stranger.goto(f"{server.url}tables/{table_id}")
     stranger.wait_for_function("document.body.dataset.seat === 'spectator'")
     assert _hand(stranger) == []
@@ -269,14 +206,14 @@ def test_a_reload_or_reopening_the_page_returns_to_the_seat(browser, server):
 
 
 def test_a_server_restart_in_the_middle_of_a_game_resumes_it(browser, server):
-    page = _page(browser)
+    page = open_page(browser, VIEWPORT)
     _create_in_lobby(page, server, "stonerush", 3, "bluestones", ["person", "bot:random", "bot:random"])
     page.click("#go-to-table")
     table_id = page.url.split("/tables/")[1].split("#")[0]
     token = json.loads(page.evaluate(f"localStorage.getItem('henge.seat.{table_id}')"))["token"]
     rng = random.Random(6)
     _play(page, rng, clicks=8)
-    _settled(page)
+    settled(page)
     hand, log = _hand(page), _log(page)
     server.restart()  # SIGKILL: only what was stored before each acknowledgement survives
     page.wait_for_function("document.body && document.body.dataset.status === 'act'", timeout=30_000)
@@ -295,19 +232,19 @@ def test_a_server_restart_in_the_middle_of_a_game_resumes_it(browser, server):
 
 def test_a_game_without_its_own_drawing_is_playable_with_the_generic_one(browser, server):
     """A new game needs no drawing of its own: the observation's fields and the legal actions do."""
-    page = _page(browser)
+    page = open_page(browser, VIEWPORT)
     page.route("**/games/stonerush/board.js", lambda route: route.fulfill(status=404, body=""))
     _create_in_lobby(page, server, "stonerush", 3, "bluestones", ["person", "bot:random", "bot:random"])
     page.click("#go-to-table")
-    assert _settled(page) == "act"
+    assert settled(page) == "act"
     assert page.evaluate("Object.keys(Henge.games)") == ["generic"]
     fields = page.locator("#info th").all_inner_texts()
     assert {"druids", "hand sizes", "discard pile", "phase"} <= set(fields)
     assert page.locator("#hand .card.legal").count() > 0  # "play 13d" lands on the card 13d
     rng = random.Random(8)
     _play(page, rng, clicks=4)
-    _settled(page)
-    _shot(page, "generic-drawing")
+    settled(page)
+    shot(page, "generic-drawing", full_page=True)
     _play(page, rng)
     assert page.locator("#verdict").is_visible()
     assert page.errors == []
@@ -317,12 +254,12 @@ def test_a_game_without_its_own_drawing_is_playable_with_the_generic_one(browser
 def test_a_game_from_another_package_is_offered_and_drawn_by_the_generic_drawing(browser, server):
     """The example game of tests/plugins names no drawing: the lobby offers it, the table page loads
     no script of its own, and the generic drawing shows its hand, its fields and its actions."""
-    page = _page(browser)
+    page = open_page(browser, VIEWPORT)
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     _create_in_lobby(page, server, "threecard", 2, None, ["person", "bot:random"])
     page.click("#go-to-table")
-    assert _settled(page) == "act"
+    assert settled(page) == "act"
     assert page.evaluate("Object.keys(Henge.games)") == ["generic"]
     assert not [url for url in requested if "/games/" in url]
     assert {"hand sizes", "draw pile", "discard pile", "phase"} <= set(page.locator("#info th").all_inner_texts())
@@ -333,7 +270,7 @@ def test_a_game_from_another_package_is_offered_and_drawn_by_the_generic_drawing
     page.wait_for_function("document.body.dataset.status === 'act' && Henge.lastView.legal.length === 4")
     assert page.locator("#hand .card.legal").count() == 4  # "discard 7d" lands on the card 7d
     assert "hand_sizes: 3 3 → 4 3" in _log(page)  # the generic log: the fields that changed
-    _shot(page, "threecard-generic-drawing")
+    shot(page, "threecard-generic-drawing", full_page=True)
     page.locator("#hand .card.legal").first.click()
     _play(page, random.Random(9))
     assert page.locator("#verdict").is_visible()
@@ -349,7 +286,7 @@ def test_invitations_stay_private_and_the_creator_manages_the_table(browser, ser
     """The create form keeps invited seats private unless opened to the lobby; join links leave the
     address bar once read; only the creator's browser shows the creator's controls, which replace a
     link (the old one is refused) and delete the table."""
-    host = _page(browser)
+    host = open_page(browser, VIEWPORT)
     host.goto(server.url)
     host.select_option("#create-game", "stonerush")
     host.select_option("#create-players", "3")
@@ -364,7 +301,7 @@ def test_invitations_stay_private_and_the_creator_manages_the_table(browser, ser
     invite = next(link for link in links if "#seat=1&token=" in link)
     table_id = invite.split("/tables/")[1].split("#")[0]
     # The lobby offers seat 2, open to it, and never seat 1, kept for the invitee.
-    stranger = _page(browser)
+    stranger = open_page(browser, VIEWPORT)
     stranger.goto(server.url)
     takes = stranger.locator(f'button.take[data-table="{table_id}"]')
     offered = takes.evaluate_all("buttons => buttons.map(b => b.dataset.seat)")
@@ -374,7 +311,7 @@ def test_invitations_stay_private_and_the_creator_manages_the_table(browser, ser
     host.click("#go-to-table")
     host.wait_for_function("document.body.dataset.seat === '0'")
     assert host.url == f"{server.url}tables/{table_id}"
-    guest = _page(browser)
+    guest = open_page(browser, VIEWPORT)
     guest.goto(invite)
     guest.wait_for_function("document.body.dataset.seat === '1'")
     assert guest.url == f"{server.url}tables/{table_id}" and "token" not in guest.evaluate("location.href")
@@ -385,7 +322,7 @@ def test_invitations_stay_private_and_the_creator_manages_the_table(browser, ser
     stranger.goto(f"{server.url}tables/{table_id}")
     stranger.wait_for_function("document.body.dataset.seat === 'spectator'")
     assert guest.locator("#creator-panel").is_hidden() and stranger.locator("#creator-panel").is_hidden()
-    _shot(host, "creator-controls")
+    shot(host, "creator-controls", full_page=True)
     host.locator("aside.side").screenshot(path=str(ARTIFACTS / "creator-controls-panel.png"))
     # A new link for seat 1: its holder now watches, the old link is refused, the new one opens it.
     host.click('#creator button.new-link[data-seat="1"]')
@@ -394,7 +331,7 @@ def test_invitations_stay_private_and_the_creator_manages_the_table(browser, ser
     host.wait_for_selector('#invites input.link[value*="#seat=1&"]')
     fresh = host.locator('#invites input.link[value*="#seat=1&"]').input_value()
     assert fresh != invite
-    late = _page(browser)
+    late = open_page(browser, VIEWPORT)
     late.goto(invite)
     late.wait_for_function("document.body.dataset.seat === 'spectator'")
     assert "token is wrong or was replaced" in late.locator("#error").inner_text()
@@ -418,21 +355,21 @@ def test_a_stand_in_plays_for_a_person_whose_time_ran_out_until_they_take_the_se
     server = Server(f"sqlite:///{tmp_path / 'henge.db'}", options=["--bot-delay", "0.4"])
     server.start()
     try:
-        page = _page(browser)
+        page = open_page(browser, VIEWPORT)
         page.goto(server.url)
         seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
         body = {"game": "stonerush", "seats": seats, "sit": 0, "turn_limit": 1.5}
         created = page.request.post(f"{server.url}api/tables", data=body).json()
         page.goto(server.url.rstrip("/") + created["links"][0]["url"])
-        assert _settled(page) == "act"
+        assert settled(page) == "act"
         assert "you have" in page.locator("#clock").inner_text()
         page.wait_for_selector("#standin:not([hidden])", timeout=10_000)
         assert "a bot (heuristic) plays your seat" in page.locator("#standin").inner_text()
         assert page.locator("[data-action]").count() == 0
-        _shot(page, "stand-in")
+        shot(page, "stand-in", full_page=True)
         page.click("#take-back")
         page.wait_for_selector("#standin", state="hidden")
-        assert _settled(page) == "act"
+        assert settled(page) == "act"
         _play(page, random.Random(10), clicks=1)
         assert page.errors == []
         page.context.close()

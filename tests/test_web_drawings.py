@@ -24,15 +24,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, WAIT_MS, _sensible_choice, sync_api
+from browser_support import DESKTOP, PHONE, open_page, require_browser, rule_based_choice, settled, shot
 from web_support import Server
 
 from henge.server.board import colour_marks
 
+require_browser()
+
 PLAYER_COLOURS = ("white", "blue", "green", "yellow", "red")
 GAMES = ("stonerush", "first_druid", "druid_olympics", "spell_casting", "fightin")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 768}
 MIN_PX = 24
 THRESHOLD = 128
 """Grey level (0-255) that splits a greyscale picture into dark and light."""
@@ -51,24 +51,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def _page(browser: Any, viewport: dict[str, int], scale: float = 1) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=scale)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
 def _table(page: Any, server: Server, game_id: str) -> None:
     """Opens a table of the game with this page at seat 0 and the rule-based bots elsewhere."""
     page.goto(server.url)
@@ -80,8 +62,7 @@ def _table(page: Any, server: Server, game_id: str) -> None:
 
 def _act(page: Any) -> bool:
     """Waits until this seat must act (True) or the game is over (False)."""
-    page.wait_for_function("['act', 'over'].includes(document.body.dataset.status)")
-    return bool(page.evaluate("document.body.dataset.status") == "act")
+    return settled(page) == "act"
 
 
 def _legal(page: Any) -> list[str]:
@@ -93,11 +74,6 @@ def _send(page: Any, text: str) -> None:
     seq = page.evaluate("Henge.lastView.seq")
     page.locator(f'[data-action="{text}"]').first.click(force=True)
     page.wait_for_function(f"Henge.lastView.seq > {seq} || document.body.dataset.status === 'over'")
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 # --- a PNG reader (8-bit RGB or RGBA, not interlaced: what Chromium's screenshots are) ---------
@@ -205,10 +181,10 @@ FIRST_DRUID_SPREAD = """() => {
 def test_every_player_colour_is_told_apart_in_greyscale(browser, server, game_id):
     """Each colour's pieces (figures, disks, bars, trilithons) binarize to silhouettes that differ
     from every other colour's of the same kind; so do the spaces of the coloured ring."""
-    page = _page(browser, DESKTOP, scale=2)
+    page = open_page(browser, DESKTOP, device_scale_factor=2)
     _table(page, server, game_id)
     assert _act(page)
-    _shot(page, f"drawings-{game_id}-1366x768")
+    shot(page, f"drawings-{game_id}-1366x768")
     if game_id == "first_druid":
         page.evaluate(FIRST_DRUID_SPREAD)
     page.add_style_tag(content=ALONE_CSS)
@@ -360,7 +336,7 @@ def test_every_legal_target_is_24_px_and_clicked_where_it_is_on_a_phone(browser,
     some thirty spaces, the inner stones among them), every choice is at least 24 px square and the
     middle of each board target is that target; a click there, and Enter on a focused target, play
     its action."""
-    page = _page(browser, PHONE)
+    page = open_page(browser, PHONE)
     page.add_init_script(RECORD_SENT)
     _table(page, server, game_id)
     rng = random.Random(5)
@@ -369,7 +345,7 @@ def test_every_legal_target_is_24_px_and_clicked_where_it_is_on_a_phone(browser,
         if not _act(page):
             break
         if step == 0 or (with_board == 0 and page.locator("#board [data-action]").count()):
-            _shot(page, f"drawings-{game_id}-390x844")  # as it is shown, before the checks scroll it
+            shot(page, f"drawings-{game_id}-390x844")  # as it is shown, before the checks scroll it
         result = page.evaluate(CHECK_TARGETS, MIN_PX)
         assert result["problems"] == [], f"{game_id}: {result['problems']}"
         shown = page.evaluate(SHOWN, "[data-action]")
@@ -391,7 +367,10 @@ def test_every_legal_target_is_24_px_and_clicked_where_it_is_on_a_phone(browser,
             _click_middle(page, rng.choice(on_board))
             continue
         # Mostly as the game's rule-based player would: it reaches choices on the board sooner.
-        _click_middle(page, _sensible_choice(page, rng, game_id) if rng.random() < 0.7 else rng.choice(shown))
+        if rng.random() < 0.7:
+            _click_middle(page, rule_based_choice(page.evaluate("Henge.lastView"), rng, game_id))
+        else:
+            _click_middle(page, rng.choice(shown))
     if game_id != "stonerush":
         assert with_board >= 1, f"{game_id}: no position with a legal target on the board came up"
     assert page.errors == []
@@ -410,7 +389,7 @@ def test_first_druid_offers_are_composed_from_two_rows_of_cards(browser, server)
     """An offer to another seat is put together in the composer: a card of the hand to give, a card
     to ask for, the offer shown as it grows, then withdrawn; another one is sent and answered. A
     handful of buttons is on screen throughout, not one per card."""
-    page = _page(browser, PHONE)
+    page = open_page(browser, PHONE)
     page.add_init_script(RECORD_SENT)
     _table(page, server, "first_druid")
     rng = random.Random(11)
@@ -457,7 +436,7 @@ def test_first_druid_offers_are_composed_from_two_rows_of_cards(browser, server)
         return give[5:], ask[4:]
 
     compose(keyboard=False)
-    _shot(page, "drawings-first_druid-composer-390x844")
+    shot(page, "drawings-first_druid-composer-390x844")
     _send(page, "withdraw offer")
     assert _offer_state(page) is None and page.evaluate("Henge.lastView.observation.offers_made") == 1
     give, ask = compose(keyboard=True)
@@ -470,7 +449,7 @@ def test_first_druid_offers_are_composed_from_two_rows_of_cards(browser, server)
 
 
 def test_board_highlight_marks_a_space_until_the_board_is_cleared(browser, server):
-    page = _page(browser, DESKTOP)
+    page = open_page(browser, DESKTOP)
     _table(page, server, "stonerush")
     assert _act(page)
     marked = page.evaluate(

@@ -13,39 +13,26 @@ player's choices. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import DESKTOP, open_page, require_browser, rule_based_choice, settled, shot
 from web_support import Server
 
 import henge
-from henge.agents import heuristics
-from henge.agents.base import Decision
 from henge.server.store import FINISHED, RUNNING, SeatRecord, Store
 from henge.server.tables import BOT, LEAVE_BOT, PERSON, new_token, token_hash
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
-REQUIRED = os.environ.get("HENGE_BROWSER_REQUIRED") == "1"
-WAIT_MS = 20_000
-DESKTOP = {"width": 1366, "height": 768}
+sync_api = require_browser()
+
 PLAYERS = 3
 MOST_DECISIONS = 150
 """The most decisions seat 0 may take with the keys after the cut (the cuts leave far fewer)."""
-
-if not CHROMIUM.exists():
-    if REQUIRED:
-        raise RuntimeError(f"the browser tests need {CHROMIUM}: apt-get install chromium (make test does)")
-    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -164,33 +151,6 @@ def late_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serv
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def _settled(page: Any) -> str:
-    page.wait_for_function("['act', 'over'].includes(document.body.dataset.status)")
-    return str(page.evaluate("document.body.dataset.status"))
-
-
-def _heuristic(view: dict[str, Any], rng: random.Random, game_id: str) -> str:
-    """The action the game's rule-based player would take from this page's view."""
-    legal = view["legal"]
-    decision = Decision(
-        game_id=game_id,
-        seat=view["seat"],
-        observation=view["observation"],
-        legal_actions=[a["id"] for a in legal],
-        legal_texts=[a["text"] for a in legal],
-        rng=rng,
-    )
-    return decision.text(heuristics.chooser(game_id)(decision))
-
-
 def _focused(page: Any) -> str | None:
     return page.evaluate("document.activeElement?.dataset?.action ?? null")
 
@@ -247,14 +207,10 @@ def test_the_last_turns_with_the_keyboard_alone(browser, late_tables, game_id):
     server, lates = late_tables
     late = lates[game_id]
     assert late.left <= MOST_DECISIONS // 2, "the cut leaves too long a game for this test"
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = open_page(browser, DESKTOP)
     page.goto(f"{server.url}tables/{late.table_id}#seat=0&token={late.token}")
     # The table resumed at the stored position: seat 0 to act there, with what it had already done counted.
-    assert _settled(page) == "act"
+    assert settled(page) == "act"
     view = page.evaluate("Henge.lastView")
     assert view["seat"] == 0 and view["undo"] == 0
     assert view["seq"] == sum(1 for _, _, actor in late.stored if actor == 0)
@@ -265,7 +221,7 @@ def test_the_last_turns_with_the_keyboard_alone(browser, late_tables, game_id):
     script = [] if late.trade else list(late.turn)
     trade = list(_TRADE) if late.trade else []
     played: list[tuple[str, str]] = []
-    while _settled(page) == "act":
+    while settled(page) == "act":
         view = page.evaluate("Henge.lastView")
         legal = [a["text"] for a in view["legal"]]
         if trade:
@@ -275,7 +231,7 @@ def test_the_last_turns_with_the_keyboard_alone(browser, late_tables, game_id):
             text = script.pop(0)
             assert text in legal, f"the recorded turn's {text!r} is not legal at the stored position"
         else:
-            text = _heuristic(view, rng, game_id)
+            text = rule_based_choice(view, rng, game_id)
         played.append((_play(page, text), text))
         assert len(played) <= MOST_DECISIONS, "the game does not end"
     assert not script and not trade, f"the game ended before seat 0 played its opening: {played}"
@@ -286,8 +242,7 @@ def test_the_last_turns_with_the_keyboard_alone(browser, late_tables, game_id):
     assert re.fullmatch(r"You won|Shared win with seats? .+|Seats? \d.* (won|shared the win)|Nobody won", verdict)
     standings = page.locator("#standings li").all_inner_texts()
     assert standings[0].startswith("you: ") and len(standings) == PLAYERS
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"keyboard-late-{game_id}-end.png"))
+    shot(page, f"keyboard-late-{game_id}-end")
 
     # Every kind of choice the turns needed was reached with the keys.
     places = {where for where, _ in played}
@@ -310,5 +265,5 @@ def test_the_last_turns_with_the_keyboard_alone(browser, late_tables, game_id):
     assert after.count(0) == len(played), "each key-driven decision is one stored action of seat 0"
     assert any(actor > 0 for actor in after), "the bots played on after the cut"
     assert record.returns == page.evaluate("Henge.lastView.returns")
-    assert errors == []
-    context.close()
+    assert page.errors == []
+    page.context.close()

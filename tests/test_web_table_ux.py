@@ -9,36 +9,23 @@ are played to their ends with the keyboard alone. Screenshots go to ``test-artif
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import DESKTOP, PHONE, open_page, require_browser, rule_based_choice, settled, shot
 from web_support import Server
 
 import henge
 from henge.agents import heuristics
-from henge.agents.base import Decision
 from henge.games.first_druid.narrate import _personal
 from henge.server.tables import games_info
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
-REQUIRED = os.environ.get("HENGE_BROWSER_REQUIRED") == "1"
-WAIT_MS = 20_000
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
-FOCUS_BLUE = "rgb(31, 95, 214)"
+require_browser()
 
-if not CHROMIUM.exists():
-    if REQUIRED:
-        raise RuntimeError(f"the browser tests need {CHROMIUM}: apt-get install chromium (make test does)")
-    pytest.skip(f"{CHROMIUM} is not installed (make test installs it)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+FOCUS_BLUE = "rgb(31, 95, 214)"
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -51,29 +38,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-def _page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
-    return page
-
-
-def _shot(page: Any, name: str, *, full_page: bool = False) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
-
-
 def _sit(page: Any, server: Server, game_id: str, players: int, **body: Any) -> str:
     """Creates a table (this page's person at seat 0, heuristic bots elsewhere) and opens its seat."""
     bot = "heuristic" if heuristics.has_heuristic(game_id) else "random"
@@ -83,29 +47,9 @@ def _sit(page: Any, server: Server, game_id: str, players: int, **body: Any) -> 
     return str(created["id"])
 
 
-def _settled(page: Any) -> str:
-    page.wait_for_function("['act', 'over'].includes(document.body.dataset.status)")
-    return str(page.evaluate("document.body.dataset.status"))
-
-
-def _choice(page: Any, rng: random.Random, game_id: str) -> str:
-    """The action the game's rule-based player would take from this page's view."""
-    view = page.evaluate("Henge.lastView")
-    legal = view["legal"]
-    decision = Decision(
-        game_id=game_id,
-        seat=view["seat"],
-        observation=view["observation"],
-        legal_actions=[a["id"] for a in legal],
-        legal_texts=[a["text"] for a in legal],
-        rng=rng,
-    )
-    return decision.text(heuristics.chooser(game_id)(decision))
-
-
 def _click_some(page: Any, rng: random.Random, clicks: int) -> None:
     for _ in range(clicks):
-        if _settled(page) == "over":
+        if settled(page) == "over":
             return
         actions = page.locator("[data-action]")
         actions.nth(rng.randrange(actions.count())).click(force=True)
@@ -143,14 +87,14 @@ def test_a_turn_fits_one_screen_and_the_page_stacks_on_a_phone(browser, server, 
     page does not scroll, and Tab reaches every choice; at 390x844 the page is one column and every
     target is 24 px or more. Spell Casting (no hand) shows no hand heading; Druid Olympics offers a trilithon only
     when one is legal; another seat's last turn is told and marked on the board."""
-    page = _page(browser)
+    page = open_page(browser, DESKTOP)
     info = next(g for g in games_info() if g["id"] == game_id)
     players = max(info["min_players"], min(3, info["max_players"]))
     _sit(page, server, game_id, players)
     rng = random.Random(5)
     marked = False
     for turn in range(6):
-        if _settled(page) == "over":
+        if settled(page) == "over":
             break
         page.wait_for_timeout(150)  # the board's hit areas are sized after the drawing
         view = page.evaluate("Henge.lastView")
@@ -184,20 +128,20 @@ def test_a_turn_fits_one_screen_and_the_page_stacks_on_a_phone(browser, server, 
         if turn == 0:
             _tab_reaches_every_choice(page)  # board spaces too, where the game has them
         if turn == 1:
-            _shot(page, f"ux-{game_id}-1366x768")
+            shot(page, f"ux-{game_id}-1366x768")
         _click_some(page, rng, 1)
     if game_id == "spell_casting":
         assert marked, "another seat's last turn was never marked on the board"
     # A phone: the same page, one column.
     page.set_viewport_size(PHONE)
-    _settled(page)
+    settled(page)
     page.wait_for_timeout(250)
     status, board, turn_area = (_boxes(page, s)[0] for s in (".status-block", ".board-wrap", ".turn-area"))
     assert board["y"] >= status["y"] + status["h"] - 1 and turn_area["y"] >= board["y"] + board["h"] - 1
     assert board["w"] >= PHONE["width"] - 40 and turn_area["w"] >= PHONE["width"] - 40
     small = [b for b in _boxes(page, "[data-action], .toolbar button, #undo") if min(b["w"], b["h"]) < 24]
     assert not small, f"targets under 24 px on a phone: {small}"
-    _shot(page, f"ux-{game_id}-390x844", full_page=True)
+    shot(page, f"ux-{game_id}-390x844", full_page=True)
     assert page.errors == []
     page.context.close()
 
@@ -267,10 +211,10 @@ def test_a_whole_game_with_the_keyboard_alone(browser, server, game_id, players,
     and Space play them, "u" undoes, "?" and "r" open the keys and the rules (Escape closes them),
     and the live region tells whose turn it is and the newest log line: a whole game, no click.
     At the end the result is in words; a rematch keeps this browser's seat."""
-    page = _page(browser)
+    page = open_page(browser, DESKTOP)
     table_id = _sit(page, server, game_id, players, **table)
     rng = random.Random(11)
-    assert _settled(page) == "act"
+    assert settled(page) == "act"
     assert page.locator("#announce").get_attribute("aria-live") == "polite"
     _tab_reaches_every_choice(page)
     page.keyboard.press("?")
@@ -284,7 +228,7 @@ def test_a_whole_game_with_the_keyboard_alone(browser, server, game_id, players,
     page.wait_for_selector("#rules-pane", state="hidden")
     undone = False
     moves = 0
-    while _settled(page) == "act":
+    while settled(page) == "act":
         view = page.evaluate("Henge.lastView")
         assert page.title().startswith("● Your turn — ")
         announced = page.locator("#announce").inner_text()
@@ -297,7 +241,7 @@ def test_a_whole_game_with_the_keyboard_alone(browser, server, game_id, players,
             page.wait_for_function(f"Henge.lastView.seq === {seq - 1} && document.body.dataset.status === 'act'")
             undone = True
             continue
-        _keyboard_play(page, _choice(page, rng, game_id), enter=moves % 2 == 0)
+        _keyboard_play(page, rule_based_choice(page.evaluate("Henge.lastView"), rng, game_id), enter=moves % 2 == 0)
         moves += 1
         assert moves < 400, "the game does not end"
     assert undone, "undo was never offered"
@@ -308,7 +252,7 @@ def test_a_whole_game_with_the_keyboard_alone(browser, server, game_id, players,
     assert standings[0].startswith("you: ") and len(standings) == players
     assert "Returns" not in page.locator("#result").inner_text()
     assert not page.title().startswith("●")
-    _shot(page, f"ux-{game_id}-keyboard-end")
+    shot(page, f"ux-{game_id}-keyboard-end")
     if game_id == "stonerush":
         mine = json.loads(page.evaluate(f"localStorage.getItem('henge.seat.{table_id}')"))
         page.click("#rematch")
@@ -316,7 +260,7 @@ def test_a_whole_game_with_the_keyboard_alone(browser, server, game_id, players,
         new_id = page.url.rsplit("/", 1)[1]
         assert json.loads(page.evaluate(f"localStorage.getItem('henge.seat.{new_id}')")) == mine
         page.wait_for_function("document.body.dataset.seat === '0'")
-        assert _settled(page) == "act"
+        assert settled(page) == "act"
         page.goto(f"{server.url}tables/{table_id}")
         page.wait_for_selector("#rematch-link")
         assert page.locator("#rematch-link").get_attribute("href") == f"/tables/{new_id}"
@@ -331,9 +275,9 @@ def test_rules_previews_undo_names_pace_sound_and_title(browser, tmp_path):
     paced = Server(f"sqlite:///{tmp_path / 'henge.db'}", options=["--bot-delay", "0.5"])
     paced.start()
     try:
-        page = _page(browser)
+        page = open_page(browser, DESKTOP)
         table_id = _sit(page, paced, "stonerush", 3)
-        assert _settled(page) == "act"
+        assert settled(page) == "act"
         assert page.title().startswith("● Your turn — Stonerush")
         # The rules, fetched when first asked for: the server's fragment, as it sent it.
         rules = page.request.get(f"{paced.url}games/stonerush/rules")
@@ -387,7 +331,7 @@ def test_rules_previews_undo_names_pace_sound_and_title(browser, tmp_path):
             (done if done.count() else page.locator("[data-action]")).first.click()
         assert page.evaluate("document.body.dataset.status") == "wait"
         assert page.title().startswith("Stonerush")
-        assert _settled(page) == "act"
+        assert settled(page) == "act"
         page.wait_for_function("Henge.beeps === 1")
         page.check("#skip-wait")
         page.wait_for_function("Henge.lastView.pace.skip === true")
@@ -400,7 +344,7 @@ def test_rules_previews_undo_names_pace_sound_and_title(browser, tmp_path):
         page.wait_for_function(f"Henge.lastView.table.seats[0].name === {json.dumps(odd)}")
         assert page.locator("#seats li.you .name").inner_text() == odd
         assert page.locator("#seats i").count() == 0
-        watcher = _page(browser)
+        watcher = open_page(browser, DESKTOP)
         watcher.goto(f"{paced.url}tables/{table_id}")
         watcher.wait_for_function("document.body.dataset.seat === 'spectator'")
         assert watcher.locator('#seats li[data-seat="0"] .name').inner_text() == odd
@@ -409,7 +353,7 @@ def test_rules_previews_undo_names_pace_sound_and_title(browser, tmp_path):
         page.press("#name-input", "Enter")
         page.wait_for_selector("#error:not([hidden])")
         assert "a name is 1-24 printable characters" in page.locator("#error").inner_text()
-        _shot(page, "ux-names-previews")
+        shot(page, "ux-names-previews")
         assert page.errors == [] and watcher.errors == []
         page.context.close()
         watcher.context.close()
@@ -421,7 +365,7 @@ def test_rules_previews_undo_names_pace_sound_and_title(browser, tmp_path):
 
 
 def test_play_now_asks_the_game_the_players_and_the_variant(browser, server):
-    page = _page(browser)
+    page = open_page(browser, DESKTOP)
     page.goto(server.url)
     assert page.locator('link[rel="icon"]').get_attribute("href") == "/static/favicon.svg"
     icon = page.request.get(f"{server.url}favicon.ico")
@@ -436,7 +380,7 @@ def test_play_now_asks_the_game_the_players_and_the_variant(browser, server):
     assert page.locator("#quick-variant-label").is_visible()
     page.select_option("#quick-players", "3")
     page.select_option("#quick-variant", "short")
-    _shot(page, "ux-lobby")
+    shot(page, "ux-lobby")
     page.click("#play-bots")
     page.wait_for_url(re.compile(r"/tables/\w+$"))
     page.wait_for_function("document.body.dataset.seat === '0'")
