@@ -603,13 +603,14 @@ class State:
         """Appends an event to the record: ``public`` for every seat, ``private`` texts for some."""
         self._log = Event(self._log, actor, public, private)
 
-    def information_state(self, player: int | None) -> list[list[Any]]:
+    def information_state(self, player: int | None, newest: int | None = None) -> list[list[Any]]:
         """Returns seat ``player``'s perfect-recall record (G6) as JSON: ``[actor, text]`` per event it
-        saw, oldest first (actor -1: chance). None gives a spectator's record (public events only)."""
+        saw, oldest first (actor -1: chance). None gives a spectator's record (public events only).
+        ``newest`` gives only the last that many entries, read without walking the whole record."""
         self._check_seat(player)
         events: list[list[Any]] = []
         node = made(self._log)
-        while node is not None:
+        while node is not None and (newest is None or len(events) < newest):
             text = node.text_for(player)
             if text is not None:
                 events.append([node.actor, text])

@@ -156,3 +156,14 @@ def test_steps_of_replays_a_history_into_actors_and_reveals(game_id: str) -> Non
     found = steps_of(game, state.history())
     assert found == expected
     assert any(step.reveal for step in found) and any(step.actor == CHANCE for step in found)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_information_state_newest_reads_only_the_last_entries(game_id: str) -> None:
+    """The server judges each step's record from its newest entries alone (a long game stays linear)."""
+    pairs = _walk(game_id, henge.game_class(game_id).info.min_players, 7, limit=120)
+    state, _action = pairs[-1]
+    for seat in [None, *range(state.game.num_players)]:
+        whole = state.information_state(seat)
+        for newest in (0, 1, 5, len(whole), len(whole) + 3):
+            assert state.information_state(seat, newest=newest) == whole[max(0, len(whole) - newest) :]

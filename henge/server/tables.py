@@ -410,13 +410,20 @@ class LiveTable:
         there was at least one: its text tells nobody anything they did not see."""
         known = self._public.get(step)
         if known is None:
-            records = {viewer: self.state.information_state(viewer) for viewer in self.viewers}
-            for index in range(len(self.steps)):
-                if index in self._public:
-                    continue
-                before = self._sizes[index - 1] if index else (0,) * len(self.viewers)
+            # The steps not yet judged are the newest ones: read only their part of each record.
+            start = len(self.steps)
+            while start > 0 and start - 1 not in self._public:
+                start -= 1
+            none = (0,) * len(self.viewers)
+            base = self._sizes[start - 1] if start else none
+            last = self._sizes[-1]
+            records = [
+                self.state.information_state(viewer, newest=last[k] - base[k]) for k, viewer in enumerate(self.viewers)
+            ]
+            for index in range(start, len(self.steps)):
+                before = self._sizes[index - 1] if index else none
                 after = self._sizes[index]
-                parts = [records[v][before[k] : after[k]] for k, v in enumerate(self.viewers)]
+                parts = [records[k][before[k] - base[k] : after[k] - base[k]] for k in range(len(self.viewers))]
                 self._public[index] = bool(parts[-1]) and all(part == parts[-1] for part in parts)
             known = self._public[step]
         return known
