@@ -336,7 +336,7 @@
     const signature = JSON.stringify([view.table.id, view.seq, turn]);
     const fresh = signature !== shownTurn;
     shownTurn = signature;
-    let step = 0;
+    const lit = new Set(); // a place two steps share lights up once, at the first
     for (const text of turn.actions) {
       let where = null;
       try {
@@ -346,8 +346,10 @@
       }
       if (!where || !where.space || !Board.highlight(where.space)) continue;
       const node = Board.space(where.space);
+      if (lit.has(node)) continue;
       node.classList.toggle("fresh", fresh);
-      node.style.setProperty("--step", String(step++));
+      node.style.setProperty("--step", String(lit.size));
+      lit.add(node);
     }
     line.replaceChildren(
       Henge.el("span", { class: "last-who" }, `Last turn, ${seatLabel(view, turn.seat)}: `),
