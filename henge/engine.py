@@ -15,7 +15,7 @@ import hashlib
 import importlib
 import numbers
 import random
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata, resources
 from itertools import chain, repeat
@@ -908,6 +908,22 @@ def turns(steps: Sequence[Step]) -> list[Turn]:
         else:
             found[-1] = Turn(step.actor, start, index + 1)
     return found
+
+
+def latest_turns(steps: Sequence[Step], end: int | None = None) -> Iterator[Turn]:
+    """Yields the turns of ``steps[:end]`` newest first, as :func:`turns` finds them, reading back
+    from ``end`` only as far as the caller asks (the latest turns of a long game cost no more)."""
+    index = len(steps) if end is None else end
+    while index > 0:
+        step = steps[index - 1]
+        if step.actor < 0:
+            index -= 1
+            continue
+        start = index - 1
+        while start > 0 and steps[start - 1].actor == step.actor and not steps[start - 1].reveal:
+            start -= 1
+        yield Turn(step.actor, start, index)
+        index = start
 
 
 def open_turn(steps: Sequence[Step], to_move: int) -> int:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import henge
-from henge.engine import CHANCE, IllegalActionError, State, Step, Turn, open_turn, steps_of, turns
+from henge.engine import CHANCE, IllegalActionError, State, Step, Turn, latest_turns, open_turn, steps_of, turns
 
 GAMES = henge.list_games()
 
@@ -167,3 +167,13 @@ def test_information_state_newest_reads_only_the_last_entries(game_id: str) -> N
         whole = state.information_state(seat)
         for newest in (0, 1, 5, len(whole), len(whole) + 3):
             assert state.information_state(seat, newest=newest) == whole[max(0, len(whole) - newest) :]
+
+
+def test_latest_turns_reads_back_the_turns_that_turns_finds() -> None:
+    for game_id in GAMES:
+        game = henge.load(game_id, henge.game_class(game_id).info.min_players)
+        for seed in range(2):
+            history = [state.history() for state, _ in _walk(game_id, game.num_players, seed, limit=200)][-1]
+            steps = steps_of(game, history)
+            for end in (len(steps), len(steps) // 2, 1, 0):
+                assert list(latest_turns(steps, end)) == list(reversed(turns(steps[:end]))), (game_id, end)

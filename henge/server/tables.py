@@ -49,11 +49,11 @@ from henge.engine import (
     Step,
     Turn,
     game_class,
+    latest_turns,
     list_games,
     load,
     open_turn,
     plugin,
-    turns,
 )
 from henge.records import sample_chance
 from henge.server.bots import BOT_SECONDS, BotPool
@@ -389,10 +389,10 @@ class LiveTable:
     def _last_turns_now(self) -> dict[int | None, dict[str, Any] | None]:
         """Returns every viewer's last turn (see :meth:`last_turn`)."""
         _holder, count = self.open_seat()
-        finished = turns(self.steps[: len(self.steps) - count])
+        cut = len(self.steps) - count
         spans: dict[int | None, Turn | None] = {}
         for viewer in self.viewers:
-            spans[viewer] = next((t for t in reversed(finished) if viewer is None or t.seat != viewer), None)
+            spans[viewer] = next((t for t in latest_turns(self.steps, cut) if viewer is None or t.seat != viewer), None)
         history = self.state.history()
         found: dict[int | None, dict[str, Any] | None] = {}
         for viewer, span in spans.items():
