@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from henge.agents import heuristics
-from henge.agents.base import Decision
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -71,13 +70,7 @@ def settled(page: Any) -> str:
 def rule_based_choice(view: dict[str, Any], rng: random.Random, game_id: str) -> str:
     """Returns the text of the action the game's rule-based player would pick from a page's view
     (``Henge.lastView``)."""
-    legal = view["legal"]
-    decision = Decision(
-        game_id=game_id,
-        seat=view["seat"],
-        observation=view["observation"],
-        legal_actions=[a["id"] for a in legal],
-        legal_texts=[a["text"] for a in legal],
-        rng=rng,
-    )
+    from web_support import view_decision  # here: web_support imports conftest, which imports this module
+
+    decision = view_decision(view, rng, game_id)
     return decision.text(heuristics.chooser(game_id)(decision))

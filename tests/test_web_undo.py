@@ -21,11 +21,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_support import Seat, create, credentials, live_table, running, seat
+from web_support import Seat, create, credentials, live_table, running, seat, view_decision
 
 import henge
 from henge.agents import heuristics
-from henge.agents.base import Decision
 from henge.engine import Game, Step, open_turn, steps_of, turns
 from henge.server.store import SeatRecord, Store, TableRecord
 from henge.server.tables import NO_UNDO, Connection, LiveTable, TableError
@@ -74,15 +73,7 @@ def _others(table: LiveTable, me: int) -> dict[str, str]:
 def _choose(game_id: str, view: dict[str, Any], rng: random.Random) -> int:
     legal = view["legal"]
     if game_id == "spell_casting":  # random play runs to thousands of actions there
-        decision = Decision(
-            game_id=game_id,
-            seat=view["seat"],
-            observation=view["observation"],
-            legal_actions=[a["id"] for a in legal],
-            legal_texts=[a["text"] for a in legal],
-            rng=rng,
-        )
-        return int(heuristics.chooser(game_id)(decision))
+        return int(heuristics.chooser(game_id)(view_decision(view, rng, game_id)))
     return int(rng.choice(legal)["id"])
 
 

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs
 from conftest import PLUGINS
 from fastapi.testclient import TestClient
 
+from henge.agents.base import Decision
 from henge.engine import State
 from henge.server.app import create_app
 from henge.server.limits import Limits
@@ -209,3 +210,17 @@ class Server:
         """Kills the server and starts a new one on the same port and database."""
         self.stop(kill=True)
         self.start()
+
+
+def view_decision(view: dict[str, Any], rng: Any, game_id: str) -> Decision:
+    """Returns the decision a seat's live view stands for (its observation and legal actions), as a
+    bot would be handed it: tests use it to play as the game's rule-based player would."""
+    legal = view["legal"]
+    return Decision(
+        game_id=game_id,
+        seat=view["seat"],
+        observation=view["observation"],
+        legal_actions=[a["id"] for a in legal],
+        legal_texts=[a["text"] for a in legal],
+        rng=rng,
+    )
