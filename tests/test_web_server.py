@@ -305,12 +305,14 @@ def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, c
         # proves them unchanged by re-drawing what the seat cannot see: they may name cards it
         # cannot see (First Druid's "ask X") without saying where those are; so may their previews, which
         # the leak property suite (tests/test_web_leaks.py) proves are read from the seat's observation.
-        view = json.dumps({k: v for k, v in message.items() if k not in ("log", "legal", "previews")})
+        view = json.dumps({k: v for k, v in message.items() if k not in ("log", "legal", "previews", "last_turn")})
         leaked = set(CARD.findall(view)) & hidden_cards(state, number)
         assert not leaked, f"seat {number} was sent {leaked}"
-        # The log may recount what was public once (a discard pile since reshuffled), never more.
-        told = set(CARD.findall(json.dumps(message["log"]))) - seen[number]
-        assert not told, f"seat {number}'s log names cards it never saw: {told}"
+        # The log and the last turn may recount what was public once (a card discarded face up and
+        # since covered or reshuffled), never more.
+        for part in ("log", "last_turn"):
+            told = set(CARD.findall(json.dumps(message[part]))) - seen[number]
+            assert not told, f"seat {number}'s {part} names cards it never saw: {told}"
         for secret in secrets:
             assert secret not in json.dumps(message)
     # The clients received exactly what the spy saw leave, plus acks and errors of their own.
