@@ -42,12 +42,29 @@ class StateFormatError(ValueError):
 
 @dataclass(frozen=True)
 class Option:
-    """One game option: its allowed values and default."""
+    """One game option: its allowed values (its whole range: nothing else is accepted, and a
+    value must have the type of the values, so ``20`` and ``"20"`` differ) and its default."""
 
     name: str
     values: tuple[Any, ...]
     default: Any
     doc: str = ""
+    recorded_at_default: bool = True
+    """False for a designer's knob added to a published rule set: at its default the option is
+    left out of :attr:`Game.options`, so game records and state JSON of the standard game stay
+    exactly as they were before the knob existed; :attr:`Game.settings` always holds it."""
+
+    def allows(self, value: Any) -> bool:
+        """Returns whether ``value`` is one of the option's values, of the same type."""
+        return any(value == v and type(value) is type(v) for v in self.values)
+
+    def range_text(self) -> str:
+        """Returns the allowed values as text: ``10..30`` for a run of integers, else listed."""
+        values = self.values
+        run = len(values) > 2 and all(type(v) is int for v in values)
+        if run and list(values) == list(range(values[0], values[0] + len(values))):
+            return f"{values[0]}..{values[-1]}"
+        return ", ".join(str(v) for v in values)
 
 
 @dataclass(frozen=True)
@@ -123,12 +140,18 @@ class Game:
         resolved: dict[str, Any] = {}
         for name, option in known.items():
             value = options.get(name, option.default)
-            if value not in option.values:
-                allowed = ", ".join(str(v) for v in option.values)
-                raise ValueError(f"{info.id}: option {name} must be one of {allowed}, not {value!r}")
+            if not option.allows(value):
+                raise ValueError(f"{info.id}: option {name} must be one of {option.range_text()}, not {value!r}")
             resolved[name] = value
         self.num_players = players
-        self.options: dict[str, Any] = resolved
+        self.settings: dict[str, Any] = resolved
+        """Every option's value, defaults included: what the rules read."""
+        self.options: dict[str, Any] = {
+            name: value
+            for name, value in resolved.items()
+            if known[name].recorded_at_default or value != known[name].default
+        }
+        """The options as records and state JSON write them (see :attr:`Option.recorded_at_default`)."""
 
     # -- sizes (OpenSpiel's names) --------------------------------------------
 

@@ -41,9 +41,26 @@ def game_configs() -> list[tuple[str, int, dict[str, object]]]:
     return configs
 
 
+def knob_configs() -> list[tuple[str, int, dict[str, object]]]:
+    """Returns (game id, players, {knob: value}) for every value but the default of every designer
+    option (an ``Option`` with ``recorded_at_default=False``), each at one player count: the fewest,
+    and the most for a knob's last value (the extremes meet the biggest table)."""
+    configs = []
+    for game_id in henge.list_games():
+        info = henge.game_class(game_id).info
+        for option in info.options:
+            if option.recorded_at_default:
+                continue
+            others = [v for v in option.values if v != option.default]
+            for value in others:
+                players = info.max_players if value == others[-1] else info.min_players
+                configs.append((game_id, players, {option.name: value}))
+    return configs
+
+
 def config_id(config: tuple[str, int, dict[str, object]]) -> str:
     game_id, players, options = config
-    return "-".join([game_id, f"{players}p", *(str(v) for v in options.values())])
+    return "-".join([game_id, f"{players}p", *(f"{k}={v}" if k != "variant" else str(v) for k, v in options.items())])
 
 
 POSTGRES_REQUIRED = os.environ.get("HENGE_POSTGRES_REQUIRED") == "1"

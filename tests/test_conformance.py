@@ -11,13 +11,15 @@ import json
 import random
 
 import pytest
-from conftest import config_id, game_configs
+from conftest import config_id, game_configs, knob_configs
 
 import henge
 from henge.engine import CHANCE, TERMINAL, IllegalActionError, State, StateFormatError
 
 CONFIGS = game_configs()
 GAMES_PER_CONFIG = 3
+KNOB_CONFIGS = knob_configs()
+"""Every other value of every designer option, each at one player count (one game each)."""
 
 
 def _is_deep(step: int) -> bool:
@@ -48,7 +50,13 @@ def _walk(game: henge.Game, seed: int, visit) -> State:
     return state
 
 
-def _check_node(state: State, step: int, rng: random.Random) -> None:
+def _is_sparse(step: int) -> bool:
+    """Fewer deep nodes, for the designer options' extra games: every 37th of the first 400, then
+    every 401st (the standard games check the densest set)."""
+    return step % 37 == 0 if step < 400 else step % 401 == 0
+
+
+def _check_node(state: State, step: int, rng: random.Random, deep=_is_deep) -> None:
     game = state.game
     n = game.num_players
     player = state.current_player()
@@ -76,7 +84,7 @@ def _check_node(state: State, step: int, rng: random.Random) -> None:
     for action, text in zip(legal, texts, strict=True):
         assert state.string_to_action(text) == action
         assert state.string_to_action(f"  {text.upper()} ") == action
-    if not _is_deep(step):
+    if not deep(step):
         return
     before = state.to_json()
     # An illegal id, a wrong type and an unknown text raise and change nothing.
@@ -126,6 +134,29 @@ def test_random_playouts_keep_the_contract(config):
         assert all(info.min_utility <= r <= info.max_utility for r in returns)
         if info.utility_sum is not None:
             assert abs(sum(returns) - info.utility_sum) < 1e-9
+
+
+@pytest.mark.parametrize("config", KNOB_CONFIGS, ids=config_id)
+def test_designer_options_keep_the_contract(config):
+    """The same checks at every node, for one game with each value of each designer option (the
+    standard value is the game above), and G1: every chance event stays uniform."""
+    game_id, players, options = config
+    game = henge.load(game_id, players, **options)
+    assert options.items() <= game.options.items(), "a designer option's other values are written in records"
+
+    def visit(state: State, step: int, rng: random.Random) -> None:
+        _check_node(state, step, rng, _is_sparse)
+        if state.is_chance_node():
+            probabilities = {p for _, p in state.chance_outcomes()}
+            assert max(probabilities) - min(probabilities) < 1e-12, f"{game_id}: a non-uniform chance event"
+
+    final = _walk(game, 0, visit)
+    returns = final.returns()
+    info = game.info
+    assert len(returns) == players
+    assert all(info.min_utility <= r <= info.max_utility for r in returns)
+    if info.utility_sum is not None:
+        assert abs(sum(returns) - info.utility_sum) < 1e-9
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -466,3 +466,31 @@ def test_board_highlight_marks_a_space_until_the_board_is_cleared(browser, serve
     )
     assert marked == {"found": True, "missing": False, "before": True, "after": False, "changed": True}
     page.context.close()
+
+
+def test_a_shorter_stonerush_track_rings_its_last_stone_and_keeps_the_druids_on_it(browser, server):
+    """The designer option ``track``: the finish ring stands on the track's last sarsen stone, the
+    druids on stones up to it, and the table says where the finish is."""
+    page = open_page(browser, DESKTOP)
+    bots = [{"kind": "bot", "bot": "random"}] * 2
+    body = {"game": "stonerush", "options": {"track": 12}, "seats": [{"kind": "person"}, *bots]}
+    created = page.request.post(f"{server.url}api/tables", data=body)
+    assert created.status == 201, created.text()
+    page.goto(server.url.rstrip("/") + created.json()["links"][0]["url"])
+    settled(page)
+    drawn = page.evaluate(
+        """() => {
+            const ring = document.querySelector('#pieces .finish-mark');
+            const at = Board.anchor('sarsen:12');
+            const titles = document.querySelectorAll('#pieces [data-piece^="druid-"] title');
+            const druids = [...titles].map((t) => t.textContent);
+            return { ring: [+ring.getAttribute('cx'), +ring.getAttribute('cy')], at: [at.x, at.y], druids };
+        }"""
+    )
+    assert drawn["ring"] == drawn["at"]
+    spaces = [int(re.search(r" on (\d+)", title).group(1)) for title in drawn["druids"]]
+    assert len(spaces) == 5 and all(1 <= space <= 12 for space in spaces)
+    assert "space 12" in page.inner_text("body")
+    shot(page, "stonerush-track-12-desktop")
+    assert page.errors == []
+    page.context.close()

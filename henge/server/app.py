@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from markdown_it import MarkdownIt
-from pydantic import BaseModel, Field, StrictBool, StrictInt
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from henge.agents import agent_names
@@ -90,6 +90,9 @@ class TableIn(BaseModel):
     game: str = Field(max_length=_NAME)
     players: StrictInt | None = None
     variant: str | None = Field(default=None, max_length=_NAME)
+    options: dict[str, StrictStr | StrictInt] | None = Field(default=None, max_length=_SEATS)
+    """The game's other options by name (a designer's knobs, e.g. ``{"track": 20}``), checked
+    against its ``GameInfo``; ``variant`` may be given here or on its own."""
     seats: list[SeatIn] | None = Field(default=None, max_length=_SEATS)
     bot: str | None = Field(default=None, max_length=_NAME)
     sit: StrictInt | None = 0
@@ -387,7 +390,11 @@ def create_app(
             seats = [SeatSpec(PERSON)] + [SeatSpec(BOT, bot) for _ in range(players - 1)]
         else:
             seats = [SeatSpec(s.kind, s.bot if s.kind == BOT else None, s.lobby) for s in body.seats]
-        options = {} if body.variant is None or not info["has_variant"] else {"variant": body.variant}
+        options: dict[str, Any] = dict(body.options or {})
+        if body.variant is not None and info["has_variant"]:
+            given = options.setdefault("variant", body.variant)
+            if given != body.variant:
+                raise TableError(f"variant {excerpt(body.variant)} and option variant {excerpt(given)} differ")
         sit = body.sit
         if "sit" not in body.model_fields_set:
             sit = next((k for k, s in enumerate(seats) if s.kind == PERSON), None)

@@ -1274,8 +1274,8 @@ class Tables:
         for name, value in options.items():  # checked here, so that no error quotes more than an excerpt
             if name not in known:
                 raise TableError(f"{game_id} has no option {excerpt(name)}; options: {', '.join(known) or 'none'}")
-            if value not in known[name].values:
-                allowed = ", ".join(str(v) for v in known[name].values)
+            if not known[name].allows(value):
+                allowed = known[name].range_text()
                 raise TableError(f"{game_id}: option {name} must be one of {allowed}, not {excerpt(value)}")
         try:
             game = load(game_id, players, **options)

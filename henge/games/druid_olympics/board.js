@@ -153,7 +153,8 @@
         case "block cards":
           return `pay for ${obs.target}: lay the cards (laid so far: ${obs.table.join(" ") || "none"})`;
         case "move":
-          if (me.progress >= 120) return `in the horseshoe: play cards (every full 10 is one stone; laid: ${obs.table.join(" ") || "none"}), then done`;
+          // obs.horseshoe_sum is there only where a designer changed D4's 10.
+          if (me.progress >= 120) return `in the horseshoe: play cards (every full ${obs.horseshoe_sum ?? 10} is one stone; laid: ${obs.table.join(" ") || "none"}), then done`;
           if (me.progress < 29) return "moving round: play a card to run to the next coloured space of its colour, or pass";
           return "moving round: play a card to run exactly its number of spaces, or pass";
         case "pay":

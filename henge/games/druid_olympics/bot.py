@@ -71,27 +71,30 @@ _COLOURED_PER_MOVE = 4.5
 _STEPS_PER_MOVE = 21.0
 """Ring steps a move gains on average with the best of three cards."""
 _POINTS_PER_MOVE = 4.3
-"""Horseshoe points a hand of three cards (about 46 in all) brings on average."""
+"""Horseshoe points a hand of three cards (about 46 in all) brings on average, at D4's 10 a point
+(a designer's other ``horseshoe_sum`` scales it)."""
 _MEAN_CARD = 15.5
 
 
-def _moves_left(progress: int, points_ahead: float, hand: list[int] | None) -> float:
+def _moves_left(progress: int, points_ahead: float, hand: list[int] | None, point_sum: int = course.POINT_SUM) -> float:
     """Returns the moves a runner at ``progress`` still needs, ``points_ahead`` the horseshoe points left.
 
     The hand, if known, refines the next move: its best card on the rings,
-    its sum in the horseshoe (missing cards count as average draws).
+    its sum in the horseshoe (missing cards count as average draws). ``point_sum`` is the card
+    sum of a movement point (D4).
     """
+    per_move = _POINTS_PER_MOVE * course.POINT_SUM / point_sum
     if progress >= ALTAR:
         return 0.0
     numbers = [_NUMBER[c] for c in hand if c < _TRI_CARD] if hand is not None else []
     if progress >= HORSESHOE:
         if hand is None:
-            return max(points_ahead, 1.0) / _POINTS_PER_MOVE
+            return max(points_ahead, 1.0) / per_move
         total = sum(numbers) + _MEAN_CARD * (3 - len(hand))
-        now = total // 10
+        now = total // point_sum
         if now >= points_ahead:
             return 1.0 - 0.1 * min(now - points_ahead, 3) / 3
-        return 1.0 + (points_ahead - now) / _POINTS_PER_MOVE
+        return 1.0 + (points_ahead - now) / per_move
     moves = 0.0
     ring = max(progress, NUMBERED - 1)
     if progress < NUMBERED - 1:
@@ -102,7 +105,7 @@ def _moves_left(progress: int, points_ahead: float, hand: list[int] | None) -> f
         moves += 1.0 + (steps - best) / _STEPS_PER_MOVE
     else:
         moves += steps / _STEPS_PER_MOVE
-    return moves + 0.3 + points_ahead / _POINTS_PER_MOVE
+    return moves + 0.3 + points_ahead / per_move
 
 
 def _path_ahead(cover: list[int], seat: int, end: int) -> int:
@@ -145,6 +148,7 @@ def evaluate(state: State) -> list[float]:
     if state.is_terminal():
         return list(state.returns())
     data = state.to_json()["state"]
+    point_sum = state.game.settings["horseshoe_sum"]  # public: the table's rules (D4's 10 or a designer's)
     n = len(data["runners"])
     cover = [EMPTY] * SPACES
     for seat, where in enumerate(data["bars"]):
@@ -167,7 +171,7 @@ def evaluate(state: State) -> list[float]:
         hand = [_CARD[t] for t in data["hands"][seat]]
         if seat == current and phase in ("move", "pay", "enter"):
             hand = hand + [_CARD[t] for t in data["table"]]
-        moves = _moves_left(progress, _points_ahead(cover, seat, progress, end), hand)
+        moves = _moves_left(progress, _points_ahead(cover, seat, progress, end), hand, point_sum)
         order = (seat - first) % n
         moved = phase in ("move", "pay", "enter") and order < (current - first) % n
         moved = moved or phase == "draw" or data["skipping"][seat] or data["drained"][seat]
@@ -201,6 +205,7 @@ class _View:
         self.progress = [r["progress"] for r in obs["runners"]]
         self.hand = [_CARD[t] for t in obs["hand"]]
         self.table = [_CARD[t] for t in obs["table"]]
+        self.point_sum: int = obs.get("horseshoe_sum", course.POINT_SUM)  # named only where not D4's 10
         self.obstacles = self._obstacles()
         self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
         """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
@@ -225,7 +230,7 @@ class _View:
 
     def moves_left(self, seat: int, progress: int, hand: list[int] | None, cover: list[int] | None = None) -> float:
         cover = self.cover if cover is None else cover
-        return _moves_left(progress, _points_ahead(cover, seat, progress, self.ends[seat]), hand)
+        return _moves_left(progress, _points_ahead(cover, seat, progress, self.ends[seat]), hand, self.point_sum)
 
     def chances(self) -> list[float]:
         times = []
@@ -318,7 +323,7 @@ def _horseshoe_play(view: _View) -> list[int]:
     for size in range(len(numbers) + 1):
         for subset in combinations(numbers, size):
             total = laid + sum(_NUMBER[c] for c in subset)
-            reach = course.horseshoe_walk(view.cover, seat, end, start, total // 10)
+            reach = course.horseshoe_walk(view.cover, seat, end, start, total // view.point_sum)
             kept = sum(_NUMBER[c] - _MEAN_CARD for c in numbers if c not in subset)
             key = (reach, kept, -size)
             if best_key is None or key > best_key:
@@ -444,7 +449,7 @@ def _stuck(view: _View, hand: list[int]) -> bool:
         return _best_ring_move(view, hand)[1] is None
     end = view.ends[seat]
     assert end
-    points = sum(_NUMBER[c] for c in hand) // 10
+    points = sum(_NUMBER[c] for c in hand) // view.point_sum
     return course.horseshoe_walk(view.cover, seat, end, start, points) == start
 
 

@@ -38,6 +38,11 @@ TRILITHON = 5
 """Cover code of the white trilithon; the others follow in colour order."""
 ENDS = box.BLUESTONE_ENDS
 PATHS: dict[int, tuple[int, ...]] = {end: box.bluestone_path(end) for end in ENDS}
+POINT_SUM = 10
+"""D4: every full 10 of the cards played in the horseshoe is one movement point."""
+POINT_SUMS: tuple[int, ...] = tuple(range(5, 21))
+"""The values of the designer option ``horseshoe_sum``, which replaces D4's 10; an observation
+names it (``horseshoe_sum``) only where it is not 10."""
 
 BAR, DISK = 0, 1
 PIECES = ("bar", "disk", "trilithon")

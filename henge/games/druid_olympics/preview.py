@@ -42,6 +42,7 @@ class _Runner:
         entered = me["entered_at"]
         self.end = int(entered.split()[1]) if entered else 0
         self.cover = _cover(obs)
+        self.point_sum: int = obs.get("horseshoe_sum", course.POINT_SUM)  # named only where not D4's 10
 
     def where(self, after: int, end: int, short: bool = False) -> str:
         """Returns the text of ``after`` with a lost turn or the win it brings (D6, D9)."""
@@ -103,8 +104,9 @@ def _ring(runner: _Runner, card: int) -> str:
 
 
 def _horseshoe(runner: _Runner, table: list[int]) -> str:
-    """The horseshoe (D4): every full 10 of the cards laid is one movement point."""
-    points = sum(box.CARD_NUMBER[c] for c in table) // 10
+    """The horseshoe (D4): every full 10 of the cards laid is one movement point (or the
+    designer option's sum, which the observation names as ``horseshoe_sum``)."""
+    points = sum(box.CARD_NUMBER[c] for c in table) // runner.point_sum
     after = course.horseshoe_walk(runner.cover, runner.seat, runner.end, runner.start, points)
     return f"{points} point{'' if points == 1 else 's'}: {runner.outcome(after)}"
 

@@ -31,9 +31,9 @@ from itertools import combinations, product
 from typing import Any, cast
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, State, check, load_int
+from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State, check, load_int
 from henge.games.druid_olympics import course as course
-from henge.games.druid_olympics.course import ALTAR, HORSESHOE, TARGETS, TRILITHON
+from henge.games.druid_olympics.course import ALTAR, HORSESHOE, POINT_SUM, POINT_SUMS, TARGETS, TRILITHON
 
 _HAND = 3
 _ROUND_CAP = 200  # G4: turns; no random game of 3000 reached it (docs/games/druid_olympics.md)
@@ -103,6 +103,7 @@ class DruidOlympicsState(State):
         "end",
         "first",
         "hands",
+        "horseshoe_sum",
         "log",
         "n",
         "owed",
@@ -124,6 +125,7 @@ class DruidOlympicsState(State):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         n = self.n = game.num_players
+        self.horseshoe_sum: int = game.settings["horseshoe_sum"]  # D4's 10, or the designer option
         self.phase = DEAL
         self.player = 0  # the seat being dealt to, to decide, or to draw
         self.first = -1
@@ -217,6 +219,7 @@ class DruidOlympicsState(State):
         new = DruidOlympicsState.__new__(DruidOlympicsState)
         new.game = self.game
         new.n = self.n
+        new.horseshoe_sum = self.horseshoe_sum
         new.phase = self.phase
         new.player = self.player
         new.first = self.first
@@ -406,7 +409,7 @@ class DruidOlympicsState(State):
             return
         start = self.pos[seat]
         if action == DONE:
-            points = sum(_NUMBER[c] for c in self.table) // 10  # D4
+            points = sum(_NUMBER[c] for c in self.table) // self.horseshoe_sum  # D4
             after = course.horseshoe_walk(self.cover, seat, self.end[seat], start, points)
             self._arrive(start, after)
             return
@@ -495,7 +498,7 @@ class DruidOlympicsState(State):
         if self.phase == PAY:
             colour = _COLOUR[self.table[0]]
             paying = {"colour": box.COLOURS[colour], "need": self._pay_need(), "paid": len(self.table) - 1}
-        return {
+        obs: dict[str, Any] = {
             "game": "druid_olympics",
             "seat": player,
             "players": self.n,
@@ -522,6 +525,9 @@ class DruidOlympicsState(State):
             "winners": list(self.winners) if over else None,
             "result": self.reason if over else None,
         }
+        if self.horseshoe_sum != POINT_SUM:  # the designer option: only where it is not D4's 10
+            obs["horseshoe_sum"] = self.horseshoe_sum
+        return obs
 
     def _unseen(self, player: int | None) -> list[dict[str, Any]]:
         """Returns where the cards ``player`` cannot see may be (G6): one group per draw pile they came from.
@@ -972,7 +978,12 @@ def _cards(values: Any, name: str) -> list[int]:
 
 
 class DruidOlympics(Game):
-    """Druid Olympics for 3-5 players: an obstacle race from the coloured ring to the altar stone."""
+    """Druid Olympics for 3-5 players: an obstacle race from the coloured ring to the altar stone.
+
+    Designer option (``docs/games/druid_olympics.md``, "Designer options"): ``horseshoe_sum``,
+    5..20, the card sum that makes one movement point in the horseshoe (D4: 10); at 10 it is not
+    written in records, and observations name it (as ``horseshoe_sum``) only where it is not 10.
+    """
 
     info = GameInfo(
         id="druid_olympics",
@@ -982,6 +993,15 @@ class DruidOlympics(Game):
         version="1.0.0",
         rule_text="Druid Olympics, a racing game by Nicholas Tolle (the Stonehenge Anthology)",
         summary="race over the rings and the bluestones to the altar while blocking the others",
+        options=(
+            Option(
+                "horseshoe_sum",
+                POINT_SUMS,
+                POINT_SUM,
+                "the card sum that makes one movement point in the horseshoe (D4: every full 10)",
+                recorded_at_default=False,
+            ),
+        ),
         round_cap=_ROUND_CAP,
     )
     state_class = DruidOlympicsState

@@ -180,10 +180,9 @@ def describe_decision(obs: dict[str, Any]) -> str:
             "or done to stop at the first unpaid block"
         )
     elif runner["entered_at"]:
-        what = (
-            "play cards to walk the horseshoe (every full 10 moves one stone), then done"
-            if obs["table"]
-            else ("play cards to walk the horseshoe (every full 10 moves one stone), or pass")
+        full = obs.get("horseshoe_sum", 10)  # named only where a designer changed D4's 10
+        what = f"play cards to walk the horseshoe (every full {full} moves one stone), " + (
+            "then done" if obs["table"] else "or pass"
         )
     else:
         what = f"choose a card to move from {runner['at']}, or pass"

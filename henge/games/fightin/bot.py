@@ -54,7 +54,6 @@ _MONSTER_DECK = tuple(
     box.CARD_TEXT[c] for c in sorted(box.number_cards(numbers=_MONSTER_NUMBERS) + box.TRILITHON_CARDS)
 )
 _GONAGALS = ("1d", "1n")
-_ROUNDS = 7
 _WEE_PENALTY = 1.0
 """Half awards a Wee Lawyer costs beyond the halving: its holder's cards of that colour count 0."""
 _RIDING = 0.5
@@ -92,7 +91,8 @@ class _Table:
         self.obs = obs
         self.me = obs["seat"] if obs["seat"] is not None else 0
         self.round = obs["round"]
-        self.mult = 2 if self.round == _ROUNDS else 1
+        self.rounds = obs["round_cap"]  # the last round: 7, or the designer option rounds
+        self.mult = 2 if self.round == self.rounds else 1
         self.wee = [obs["wee_lawyers"][c] for c in _COLOURS]
         self.awards = [[obs["awards"][s][c] for c in _COLOURS] for s in (0, 1)]
         self.stock = [obs["stock"][c] for c in _COLOURS]
@@ -113,7 +113,7 @@ class _Table:
                     card = other["events"][name]["face_down"][s]
                     if card is not None and card != "hidden":
                         self.down[e][s] = card
-        self.settled = min(1.0, (self.round + 1) / (_ROUNDS + 1)) if not obs.get("scores") else 1.0
+        self.settled = min(1.0, (self.round + 1) / (self.rounds + 1)) if not obs.get("scores") else 1.0
         self.base = [self.score(s, self.awards[s], self.wee) for s in (0, 1)]
         self._changes: dict[tuple[int | None, ...], float] = {}
         """Score changes already worked out, by the awards gained (and the Wee Lawyers, where they move)."""
@@ -489,7 +489,7 @@ def _place(table: _Table, obs: dict[str, Any], actions: dict[str, dict[str, int]
 
 
 def _keep_value(table: _Table, card: str) -> float:
-    if table.working_gonagal(card) and table.round < _ROUNDS:
+    if table.working_gonagal(card) and table.round < table.rounds:
         return _GONAGAL_KEPT
     return _KEEP * table.value(card)
 
@@ -601,7 +601,7 @@ def evaluate(state: State) -> list[float]:
         if any(table.working_gonagal(c) for c in hands[s]):
             lead += _GONAGAL_KEPT if s == 0 else -_GONAGAL_KEPT
     lead += _pending(table, obs, hands)
-    spread = _SPREAD * math.sqrt(max(1, _ROUNDS + 1 - table.round))
+    spread = _SPREAD * math.sqrt(max(1, table.rounds + 1 - table.round))
     p = 1.0 / (1.0 + math.exp(-lead / spread))
     return [p, 1.0 - p]
 

@@ -46,7 +46,6 @@ from henge.games.fightin.parts import (
     PLACE_BASE,
     PLAY,
     RED,
-    ROUND_CAP,
     SCARPER,
     SCARPER_BASE,
     STEAL,
@@ -101,7 +100,7 @@ def monster_values(monsters: list[int]) -> list[int]:
 
 
 def _multiplier(state: FightinState) -> int:
-    return 2 if state.round == ROUND_CAP else 1  # the seventh round is worth double
+    return 2 if state.round == state.rounds else 1  # the seventh (last) round is worth double
 
 
 def _from_stock(state: FightinState, colour: int, count: int) -> int:
@@ -673,7 +672,7 @@ def _round_end(state: FightinState) -> None:
     state.gonagal = state.lead = state.high = state.second = -1
     state.taken = 0
     state.habeas = [0, 0]
-    state.step = SCORE if state.round == ROUND_CAP else DRAWS
+    state.step = SCORE if state.round == state.rounds else DRAWS
 
 
 # -- scoring -----------------------------------------------------------------------------

@@ -10,6 +10,9 @@ from henge import box
 
 ROUND_CAP = 7
 """G4: the rules end the game after the seventh round; no game goes further."""
+ROUNDS: tuple[int, ...] = (3, 4, 5, 6, 7)
+"""Designer option ``rounds``: the rounds played, the last worth double (the text's seven use up
+both player decks: 3 cards dealt face up and 3 played a round make 24)."""
 HAND = 5
 STOCK_PER_COLOUR = box.DISKS_PER_COLOUR  # F10
 LAWYER_START = 30
@@ -102,8 +105,14 @@ CHANCE_TEXTS: tuple[str, ...] = (
     tuple(f"deal {t}" for t in _TEXT) + tuple(f"draw {t}" for t in _TEXT) + tuple(f"flip {t}" for t in _TEXT)
 )
 
+
 # Upper bound on a game's actions. Set-up: 6 deals, 10 draws, 1 flip. A round: 6 placements;
 # Fightin' 1 flip + 3 choices; Drinkin' 2; Stealin' 2 + 2 steals, 2 scarpers, 1 colour; at most
 # 10 draws. Scoring: 2 drops.
-MAX_GAME_LENGTH = 17 + ROUND_CAP * (6 + 4 + 2 + 7 + 10) + 2
+def max_game_length(rounds: int) -> int:
+    """Returns the bound above for a game of ``rounds`` rounds."""
+    return 17 + rounds * (6 + 4 + 2 + 7 + 10) + 2
+
+
+MAX_GAME_LENGTH = max_game_length(ROUND_CAP)
 LOG_LINES = 40

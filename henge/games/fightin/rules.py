@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, State
+from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State
 from henge.games.fightin import events as events
 from henge.games.fightin import view as view
 from henge.games.fightin.parts import (
@@ -40,15 +40,16 @@ from henge.games.fightin.parts import (
     FLIP_BASE,
     GONAGAL,
     LAWYER_START,
-    MAX_GAME_LENGTH,
     MONSTER_DECK,
     OVER,
     PLACE_BASE,
     PLAY,
     PLAYER_TEXTS,
     ROUND_CAP,
+    ROUNDS,
     STOCK_PER_COLOUR,
     TITLES,
+    max_game_length,
 )
 
 _DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
@@ -93,6 +94,7 @@ class FightinState(State):
         "phase",
         "player",
         "round",
+        "rounds",
         "scores",
         "second",
         "step",
@@ -111,6 +113,7 @@ class FightinState(State):
         self.player: int = 0  # the seat being dealt to, drawing or deciding
         self.event: int = 0  # the event being dealt to, placed at or resolved (3: none)
         self.round: int = 0  # 0 during set-up, then 1..7
+        self.rounds: int = game.settings["rounds"]  # the last round (7; the designer option rounds)
         self.hands: list[list[int]] = [[], []]
         self.decks: list[list[int]] = [list(DECKS[0]), list(DECKS[1])]
         self.board: list[list[int]] = [[] for _ in range(6)]  # face-up cards, index event * 2 + seat
@@ -203,6 +206,7 @@ class FightinState(State):
         new.player = self.player
         new.event = self.event
         new.round = self.round
+        new.rounds = self.rounds
         new.hands = [self.hands[0][:], self.hands[1][:]]
         new.decks = [self.decks[0][:], self.decks[1][:]]
         new.board = [cards[:] for cards in self.board]
@@ -340,7 +344,11 @@ class FightinState(State):
 
 
 class Fightin(Game):
-    """Fightin' an' Drinkin' an' Stealin'! for 2 players; no options."""
+    """Fightin' an' Drinkin' an' Stealin'! for 2 players.
+
+    Designer option (``docs/games/fightin.md``, "Designer options"): ``rounds``, 3..7, the rounds
+    played, the last worth double; at the text's 7 it is not written in records.
+    """
 
     info = GameInfo(
         id="fightin",
@@ -350,7 +358,15 @@ class Fightin(Game):
         version="1.1.0",
         rule_text="Fightin' an' Drinkin' an' Stealin'!, a humor game by Evan Shultz (the Stonehenge Anthology)",
         summary="two clans of wee folk fight monsters, out-drink and rob each other over seven rounds",
-        options=(),
+        options=(
+            Option(
+                "rounds",
+                ROUNDS,
+                ROUND_CAP,
+                "the rounds played, the last worth double (the text: seven, which use up both decks)",
+                recorded_at_default=False,
+            ),
+        ),
         round_cap=ROUND_CAP,
         min_utility=0.0,
         max_utility=1.0,
@@ -361,4 +377,4 @@ class Fightin(Game):
     chance_action_texts = CHANCE_TEXTS
 
     def max_game_length(self) -> int:
-        return MAX_GAME_LENGTH
+        return max_game_length(self.settings["rounds"])

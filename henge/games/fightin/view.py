@@ -29,7 +29,6 @@ from henge.games.fightin.parts import (
     OWNER,
     PHASE_NAMES,
     PLAY,
-    ROUND_CAP,
     SCARPER,
     STEAL,
     STEAL_AWARDS,
@@ -78,7 +77,7 @@ def observation(state: FightinState, player: int | None) -> dict[str, Any]:
         "phase": PHASE_NAMES[state.phase],
         "current_player": state.current_player(),
         "round": state.round,
-        "round_cap": ROUND_CAP,
+        "round_cap": state.rounds,
         "event": EVENTS[state.event] if state.event < NO_EVENT else None,
         "decision": KIND_NAMES[state.kind] if choosing else None,
         "events": board,
@@ -203,7 +202,7 @@ def load(state: FightinState, fields: Mapping[str, Any]) -> None:
     check((state.phase == CHOOSE) == (state.kind >= 0), "a decision kind is named exactly in phase choose")
     state.player = load_int(fields["player"], 0, 1, "player")
     state.event = load_int(fields["event"], 0, NO_EVENT, "event")
-    state.round = load_int(fields["round"], 0, ROUND_CAP, "round")
+    state.round = load_int(fields["round"], 0, state.rounds, "round")
     state.hands = [_cards(h, "hand", DECKS[s], HAND) for s, h in enumerate(_pair(fields["hands"], "hands"))]
     state.decks = [sorted(_cards(d, "deck", DECKS[s])) for s, d in enumerate(_pair(fields["decks"], "decks"))]
     board = _mapping(fields["board"], "board")
@@ -337,11 +336,11 @@ def _check_stage(state: FightinState) -> None:
     if setup:
         check(state.round == 0, f"{where} is part of the set-up, in round 0, not round {state.round}")
     else:
-        check(state.round >= 1, f"{where} comes once the set-up is done: the round must be 1..{ROUND_CAP}")
+        check(state.round >= 1, f"{where} comes once the set-up is done: the round must be 1..{state.rounds}")
     if kind == DROP_COLOUR or phase == OVER:
-        check(state.round == ROUND_CAP, f"scoring comes after round {ROUND_CAP}, not round {state.round}")
+        check(state.round == state.rounds, f"scoring comes after round {state.rounds}, not round {state.round}")
     if phase == DRAW:
-        check(state.round < ROUND_CAP, f"nobody draws after round {ROUND_CAP}")
+        check(state.round < state.rounds, f"nobody draws after round {state.rounds}")
     needs_lead = who in (events.LEAD, events.OTHER)
     check((lead >= 0) == needs_lead, f"{where} {'needs' if needs_lead else 'has no'} lead seat")
     chooser = {
@@ -444,7 +443,7 @@ def _check_counters(state: FightinState) -> None:
     phase, step, kind = state.phase, state.step, state.kind
     if kind in (STEAL_AWARDS, TAKE_YELLOWS):
         check((state.high, state.second) == events._rank(state), "the ranked thieves are the board's (F6)")
-        limit = 2 if state.round == ROUND_CAP else 1
+        limit = 2 if state.round == state.rounds else 1
         check(state.taken < limit, f"a steal takes at most {limit} award(s) this round")
     else:
         check(state.high < 0 and state.second < 0, "thieves are ranked only while the steals are under way")

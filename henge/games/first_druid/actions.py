@@ -8,6 +8,10 @@ from henge import box
 
 HAND_LIMIT = 10
 DEAL = 5
+HAND_LIMITS: tuple[int, ...] = tuple(range(DEAL, HAND_LIMIT + 1))
+"""Designer option ``hand_limit``: the most cards a hand keeps (the text's ten), never below the five
+dealt. Not above ten: with eleven matching cards per seat and at most ten in each hand, the cards
+turned for the first player (FD8) always find a match; above ten every card could be held."""
 MAX_OFFERS = 3  # FD2
 SECTIONS = 3 * box.TRILITHON_SPACES  # two uprights and a capstone per trilithon
 CLAN_SUM = 31

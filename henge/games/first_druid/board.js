@@ -257,7 +257,8 @@
       if (!ctx.mine) return "";
       switch (obs.phase) {
         case "discard":
-          return `discard ${obs.discard_owed} card${s(obs.discard_owed)} down to ten`;
+          // obs.hand_limit is there only where a designer set a limit other than ten.
+          return `discard ${obs.discard_owed} card${s(obs.discard_owed)} down to ${obs.hand_limit ?? "ten"}`;
         case "bid":
           return `spirit of space ${obs.contest.number} (${obs.contest.colour}): lay cards face down, then seal, or pass`;
         case "answer":

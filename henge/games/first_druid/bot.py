@@ -40,6 +40,8 @@ _IS_DAY = box.CARD_IS_DAY
 _COLOUR = box.CARD_COLOUR
 _WILD = box.TRILITHON_CARD_BASE
 _SUM = 31
+_HAND_LIMIT = 10
+"""The most cards a hand keeps (FD13); an observation names another (the designer option) as ``hand_limit``."""
 _RING = box.RING_SPACES
 _SECTIONS = 3 * box.TRILITHON_SPACES
 
@@ -305,7 +307,7 @@ def _pass_worth(v: _View) -> float:
     if not v.obs["in_contact"][v.me]:
         return 0.0
     draws = 1 + sum(1 for o in v.owners if o == v.me)
-    room = max(0, 10 - len(v.hand))
+    room = max(0, v.obs.get("hand_limit", _HAND_LIMIT) - len(v.hand))  # the key: a designer's other limit
     return _DRAW_WORTH * min(draws, room) + 0.1 * max(0, draws - room)
 
 

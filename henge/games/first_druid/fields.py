@@ -35,6 +35,9 @@ from henge.games.first_druid.knowledge import default_views, view_names
 if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
 
+_LIMIT_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+"""The hand limit in words, for the load checks' messages (HAND_LIMITS)."""
+
 
 def _texts(cards: list[int] | tuple[int, ...]) -> list[str]:
     return [TEXT[c] for c in cards]
@@ -322,16 +325,18 @@ def _check_turn(state: FirstDruidState) -> None:
     if phase == TURN:
         check(state.player == active, "the active seat plays a turn")
     holding = [len(h) for h in state.hands]
+    limit = state.hand_limit
+    word = _LIMIT_WORDS[limit]
     if phase == DRAW_PHASE:
-        check(all(holding[s] <= HAND_LIMIT for s in range(n) if s != state.draw_seat), "only the drawer is above ten")
+        check(all(holding[s] <= limit for s in range(n) if s != state.draw_seat), f"only the drawer is above {word}")
     elif phase == DRAIN_PHASE:
-        check(all(holding[s] <= HAND_LIMIT for s in range(n) if s != active), "only the drainer is above ten")
+        check(all(holding[s] <= limit for s in range(n) if s != active), f"only the drainer is above {word}")
     elif phase == DISCARD_PHASE:
         before = [(active + k) % n for k in range((state.player - active) % n)]
-        check(holding[state.player] > HAND_LIMIT, "only a seat above ten cards discards")
-        check(all(holding[s] <= HAND_LIMIT for s in before), "seats discard clockwise from the active seat")
+        check(holding[state.player] > limit, f"only a seat above {word} cards discards")
+        check(all(holding[s] <= limit for s in before), "seats discard clockwise from the active seat")
     else:
-        check(all(size <= HAND_LIMIT for size in holding), "a hand holds at most ten cards")
+        check(all(size <= limit for size in holding), f"a hand holds at most {word} cards")
     composing = state.offer_to >= 0
     check(state.offers >= state.withdrawn + (1 if composing else 0), "every offer, withdrawn or not, is counted")
     if state.offers:

@@ -316,7 +316,7 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
             [] if x == player else _cards(_only(views, pairs[(x, player)] * places, places, player) & ~shown[player])
             for x in range(n)
         ]
-    return {
+    obs: dict[str, Any] = {
         "game": "first_druid",
         "seat": player,
         "players": n,
@@ -361,7 +361,7 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
             "ask": [TEXT[c] for c in state.ask],
         },
         "drains_pending": list(state.drains),
-        "discard_owed": len(state.hands[state.player]) - HAND_LIMIT if state.phase == DISCARD_PHASE else 0,
+        "discard_owed": len(state.hands[state.player]) - state.hand_limit if state.phase == DISCARD_PHASE else 0,
         "contest": contest,
         "last_contest": last,
         "shown_cards": [_cards(m) for m in shown],
@@ -373,6 +373,9 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         "winners": list(state.winners) if over else None,
         "result": state.reason if over else None,
     }
+    if state.hand_limit != HAND_LIMIT:  # the designer option: only where it is not the text's ten
+        obs["hand_limit"] = state.hand_limit
+    return obs
 
 
 # --- the trail ---------------------------------------------------------------------------------

@@ -61,6 +61,7 @@ from henge.games.first_druid.actions import (
     ELEMENT,
     GIVE,
     HAND_LIMIT,
+    HAND_LIMITS,
     LOG_LENGTH,
     OFFER,
     OVER,
@@ -134,6 +135,7 @@ class FirstDruidState(State):
         "ending",
         "first",
         "give",
+        "hand_limit",
         "hands",
         "last_contest",
         "log",
@@ -166,6 +168,7 @@ class FirstDruidState(State):
         super().__init__(game)
         n = self.n = game.num_players
         self.colours: tuple[int, ...] = seat_colours(n, game.options["colours"])
+        self.hand_limit: int = game.settings["hand_limit"]  # ten, or the designer option (FD13)
         seat_of = [-1] * 6
         for seat, colour in enumerate(self.colours):
             seat_of[colour] = seat
@@ -284,6 +287,7 @@ class FirstDruidState(State):
         new = FirstDruidState.__new__(FirstDruidState)
         new.game = self.game
         new.n = self.n
+        new.hand_limit = self.hand_limit
         new.colours = self.colours
         new.seat_of = self.seat_of
         new.deck = self.deck
@@ -531,10 +535,11 @@ class FirstDruidState(State):
                 self.phase = DRAW_PHASE
                 return
             active = self.active()
-            if max(map(len, self.hands)) > HAND_LIMIT:
+            limit = self.hand_limit
+            if max(map(len, self.hands)) > limit:
                 for i in range(n):
                     seat = (active + i) % n
-                    if len(self.hands[seat]) > HAND_LIMIT:
+                    if len(self.hands[seat]) > limit:
                         self.phase = DISCARD_PHASE
                         self.player = seat
                         return
@@ -592,7 +597,7 @@ class FirstDruidState(State):
                 if self.draw:
                     self.phase = ELEMENT
                     return
-                seat = self.first  # unreachable: 11 cards match each seat and hands hold at most 10 each
+                seat = self.first  # unreachable: 11 cards match each seat and hands hold at most 10 each (HAND_LIMITS)
             self.first = seat
         self._begin_turn()
 
@@ -714,7 +719,11 @@ def _max_length(n: int) -> int:
 
 
 class FirstDruid(Game):
-    """First Druid for 3-5 players; option ``colours`` gives each seat its colour (FD1)."""
+    """First Druid for 3-5 players; option ``colours`` gives each seat its colour (FD1).
+
+    Designer option (``docs/games/first_druid.md``, "Designer options"): ``hand_limit``, 5..10,
+    the most cards a hand keeps (FD13, FD14); at the text's 10 it is not written in records.
+    """
 
     info = GameInfo(
         id="first_druid",
@@ -731,6 +740,13 @@ class FirstDruid(Game):
                 CYCLE,
                 "each seat's colour, e.g. 'red,blue,white'; 'cycle' gives seat i the i-th of white, blue, "
                 "green, yellow, red (FD1)",
+            ),
+            Option(
+                "hand_limit",
+                HAND_LIMITS,
+                HAND_LIMIT,
+                "the most cards a hand keeps; above it its holder discards at once (FD13, FD14: ten)",
+                recorded_at_default=False,
             ),
         ),
         round_cap=ROUND_CAP,

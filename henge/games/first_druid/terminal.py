@@ -184,7 +184,8 @@ def describe_decision(obs: dict[str, Any]) -> str:
     phase = obs["phase"]
     if phase == "discard":
         owed = obs["discard_owed"]
-        return f"discard {owed} card{'s' if owed > 1 else ''}: a hand holds at most ten"
+        limit = obs.get("hand_limit")  # present only where a designer set a limit other than ten
+        return f"discard {owed} card{'s' if owed > 1 else ''}: a hand holds at most {limit or 'ten'}"
     if phase == "bid":
         contest = obs["contest"]
         return (

@@ -41,8 +41,13 @@ from henge.engine import (
 )
 from henge.games.spell_casting import board as sb
 
-_TARGET = {"standard": 4, "short": 3}
+_TARGET = 4
+_SHORT_TARGET = 3
 _COMPONENTS = 7
+TARGETS: tuple[int, ...] = (2, 3, 4, 5)
+"""Designer option ``components``: the components on the inner ring that cast the spell (SC8
+names 4; a seat has 7). 6 and 7 are left out: most rule-based games then end at the round cap
+(docs/games/spell_casting.md, "Designer options")."""
 _PRIVATE_DISKS = 3
 _ROUND_CAP = 1000  # G4: rounds of turns (docs/games/spell_casting.md gives how often random play reaches it)
 _RECENT = 12
@@ -105,7 +110,7 @@ class SpellCastingState(State):
         super().__init__(game)
         n = game.num_players
         self.n: int = n
-        self.target: int = _TARGET[game.options["variant"]]
+        self.target: int = spell_target(game.settings)
         self.cells: list[int] = [-1] * sb.CELLS  # seat of the component on each cell, -1 empty
         self.figures: list[int] = [-1] * 6  # inner stone of each figure by colour index; -1 absent
         self.energy: list[int] = list(sb.START_ENERGY)  # neutral energy disks per cup (SC3)
@@ -664,8 +669,9 @@ class SpellCastingState(State):
                 mine += sum(1 for d in self.hand if d >= 6)
             check(mine == self.placed[seat], f"seat {seat}: private disks in cups and hand match private_placed")
             winner = self.phase == OVER and self.inner[seat] >= self.target
-            pending = winner or self.private_seat == seat
-            check(self.placed[seat] == self.inner[seat] - pending, f"seat {seat}: one private disk per arrival (SC9)")
+            # One private disk per arrival but the winning one, while the three last (SC9).
+            arrivals = min(self.inner[seat] - winner, _PRIVATE_DISKS) - (self.private_seat == seat)
+            check(self.placed[seat] == arrivals, f"seat {seat}: one private disk per arrival (SC9)")
             check(self.inner[seat] < self.target or winner, f"seat {seat} has cast the spell: the game is over")
 
     def _check_turn(self) -> None:
@@ -801,8 +807,19 @@ def _cell(text: Any) -> int:
     return sb.CELL_BY_TEXT[text]
 
 
+def spell_target(settings: Mapping[str, Any]) -> int:
+    """Returns the components on the inner ring that cast the spell (SC8): 3 in the short
+    variant, else the ``components`` option (4 in the standard game)."""
+    return _SHORT_TARGET if settings["variant"] == "short" else int(settings["components"])
+
+
 class SpellCasting(Game):
-    """Spell Casting for 3-4 players; option ``variant`` is ``standard`` (4 components) or ``short`` (3)."""
+    """Spell Casting for 3-4 players; option ``variant`` is ``standard`` (4 components) or ``short`` (3).
+
+    Designer option (``docs/games/spell_casting.md``, "Designer options"): ``components``, 2..5,
+    the components that cast the spell in the standard variant; the short variant is the
+    seed's own name for 3 and takes no other count. At 4 it is not written in records.
+    """
 
     info = GameInfo(
         id="spell_casting",
@@ -819,6 +836,13 @@ class SpellCasting(Game):
                 "standard",
                 "short: the spell is cast with 3 components on the inner ring, not 4",
             ),
+            Option(
+                "components",
+                TARGETS,
+                _TARGET,
+                "the components on the inner ring that cast the spell (SC8: 4 of 7); standard variant only",
+                recorded_at_default=False,
+            ),
         ),
         round_cap=_ROUND_CAP,
         hidden_information=False,
@@ -826,6 +850,14 @@ class SpellCasting(Game):
     state_class = SpellCastingState
     player_action_texts = sb.PLAYER_TEXTS
     chance_action_texts = sb.CHANCE_TEXTS
+
+    def __init__(self, players: int, **options: Any) -> None:
+        super().__init__(players, **options)
+        if self.settings["variant"] == "short" and self.settings["components"] != _TARGET:
+            raise ValueError(
+                "spell_casting: the short variant casts the spell with 3 components; "
+                "to try another count, set option components in the standard variant"
+            )
 
     def max_game_length(self) -> int:
         n = self.num_players

@@ -1,4 +1,5 @@
-// Stonerush: the five druids race on the sarsen stones (1-30) or on the bluestones (1-19).
+// Stonerush: the five druids race on the sarsen stones (1 to obs.track_end: 30, or 10-29 with the
+// designer option track) or on the bluestones (1-19); the finish is ringed wherever it is.
 "use strict";
 
 (() => {

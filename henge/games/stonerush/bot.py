@@ -22,7 +22,7 @@ from henge.engine import State
 _COLOURS = box.PLAYER_COLOURS
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _BLACK = box.BLACK
-_END = {"standard": 30, "bluestones": 19}
+_BLUESTONES = 19
 _WIN = 100.0
 _KEEP = 2
 _LONE_STEP_DISCOUNT = 0.5
@@ -251,9 +251,10 @@ def evaluate(state: State) -> list[float]:
     own druid; a druid nobody holds counts for the seats whose own druids
     stand furthest along.
     """
-    data = state.to_json()
-    fields = data["state"]
-    end = _END[data["options"]["variant"]]
+    fields = state.to_json()["state"]
+    settings = state.game.settings  # public: the table's rules (track and hand options included)
+    end = _BLUESTONES if settings["variant"] == "bluestones" else settings["track"]
+    hand_size = settings["hand"]
     pos = list(fields["druids"])
     own = [_COLOURS.index(t) for t in fields["trilithons"]]
     laid = [_CARD[t] for t in fields["in_play"]]
@@ -270,7 +271,7 @@ def evaluate(state: State) -> list[float]:
         colour = own[seat]
         cards = [_CARD[t] for t in hand]
         forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
-        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, 4 - len(cards)))
+        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, hand_size - len(cards)))
     weight = _EXPOSURE[len(own)]
     for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
         colour = own[seat]

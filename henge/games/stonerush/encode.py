@@ -34,9 +34,11 @@ from henge.adapters.encoding import layout_size as _size
 PHASES: tuple[str, ...] = ("deal trilithons", "deal hands", "choose start", "play", "discard", "draw", "over")
 DRUIDS: tuple[str, ...] = box.PLAYER_COLOURS
 TRACK = 30
-"""Spaces of the standard track; the bluestones variant uses 1..19 of them."""
+"""Spaces of the standard track; the bluestones variant uses 1..19 of them, a shorter track (the
+designer option ``track``) 1..its end: the size never depends on the options."""
 LAST_PLAYS = 8
 HAND = 4
+"""Hand sizes are counted in fours (the designer option ``hand`` at 5 or 6 gives up to 1.5)."""
 DISCARD_SCALE = 4
 """A seat's discards of one card over the whole game are counted in quarters."""
 CARDS = box.DECK_SIZE

@@ -43,9 +43,15 @@ from henge.engine import (
     made,
 )
 
-_TRACK_END = {"standard": 30, "bluestones": 19}
+TRACKS: tuple[int, ...] = tuple(range(10, 31))
+"""Designer option ``track``: the space that ends the race on the sarsen stones (S7 names 30)."""
+_BLUESTONES = 19
+"""S8: the bluestones variant races on the 19 stones of the horseshoe."""
+HANDS: tuple[int, ...] = (3, 4, 5, 6)
+"""Designer option ``hand``: the cards a hand is dealt and drawn back up to (S6 names four)."""
 _HAND = 4
 _KEEP = 2
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 _ROUND_CAP = 100  # G4: rounds of turns; random play never comes near it (docs/games/stonerush.md)
 _LAST_PLAYS = 8
 
@@ -125,6 +131,7 @@ class StonerushState(State):
         "end",
         "filled",
         "fills",
+        "hand_size",
         "hands",
         "last_plays",
         "n",
@@ -143,7 +150,8 @@ class StonerushState(State):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.n: int = game.num_players
-        self.end: int = _TRACK_END[game.options["variant"]]
+        self.end: int = track_end(game.settings)
+        self.hand_size: int = game.settings["hand"]
         self.pos: list[int] = [1] * 5
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.draw: list[int] = list(DECK)
@@ -245,11 +253,11 @@ class StonerushState(State):
             public, private = _DRAW_TEXTS[phase == DRAW][seat]
             self._log = Event(self._log, CHANCE, public, private[action])
             if phase == DEAL_HANDS:
-                if len(hand) == _HAND:
+                if len(hand) == self.hand_size:
                     self.player += 1
                     if self.player == self.n:
                         self.phase = CHOOSE_START
-            elif len(hand) == _HAND:
+            elif len(hand) == self.hand_size:
                 self._next_turn()
             else:
                 self._refill_draw_pile()
@@ -259,6 +267,7 @@ class StonerushState(State):
         new.game = self.game
         new.n = self.n
         new.end = self.end
+        new.hand_size = self.hand_size
         new.pos = self.pos[:]
         new.hands = [h[:] for h in self.hands]
         new.draw = self.draw[:]
@@ -731,6 +740,8 @@ class StonerushState(State):
     def _check_turn(self, phase: int, player: int, start: int, turns: int) -> None:
         """The phase, the seat, the turn counter and the hand sizes fit each other (G7)."""
         n = self.n
+        full = self.hand_size
+        word = _WORDS[full]
         sizes = [len(h) for h in self.hands]
         dealt = [t >= 0 for t in self.trilithon]
         over = phase == OVER
@@ -748,42 +759,42 @@ class StonerushState(State):
                 return
             check(all(dealt), "every trilithon card is dealt before the number cards")
             if phase == DEAL_HANDS:
-                check(player < n and sizes[player] < _HAND, "the card deal is at a seat short of four cards")
-                want = [_HAND if k < player else 0 for k in range(n)]
+                check(player < n and sizes[player] < full, f"the card deal is at a seat short of {word} cards")
+                want = [full if k < player else 0 for k in range(n)]
                 check(
                     all(sizes[k] == want[k] for k in range(n) if k != player),
-                    "the deal gives four cards to each seat in seat order",
+                    f"the deal gives {word} cards to each seat in seat order",
                 )
             else:
                 check(player == n, "choosing the start: player is the seat count")
-                check(all(size == _HAND for size in sizes), "every hand holds four cards when the start is chosen")
+                check(all(size == full for size in sizes), f"every hand holds {word} cards when the start is chosen")
             return
         check(all(dealt), "every trilithon card is dealt")
         check(start >= 0 and player < n, "a turn needs a starting seat and a seat to move")
         check(
-            all(sizes[k] == _HAND for k in range(n) if k != player), "every seat but the one to move holds four cards"
+            all(sizes[k] == full for k in range(n) if k != player), f"every seat but the one to move holds {word} cards"
         )
         capped = over and all(p != self.end for p in self.pos)
         if capped:
             check(turns == _ROUND_CAP * n, "a game over without a druid on the last space ended at the round cap")
             check(player == (start + turns - 1) % n, "the seat to move fits the start and the turns")
-            check(sizes[player] == _HAND, "the round cap ends a game after the last draw")
+            check(sizes[player] == full, "the round cap ends a game after the last draw")
         else:
             check(turns < _ROUND_CAP * n, "turns run below the round cap")
             check(player == (start + turns) % n, "the seat to move fits the start and the turns")
         if phase == PLAY:
-            check(sizes[player] + len(self.played) == _HAND, "the hand and the cards laid make four")
+            check(sizes[player] + len(self.played) == full, f"the hand and the cards laid make {word}")
             colours = {_COLOUR[c] for c in self.played} - {_BLACK}
             check(len(colours) <= 1, "the cards laid are of one colour (and black)")
             return
         check(not self.played, "cards are laid only while playing")
         if phase == DISCARD:
-            check(1 <= sizes[player] <= _HAND - 1, "discarding: one to three cards in hand")
+            check(1 <= sizes[player] <= full - 1, f"discarding: one to {_WORDS[full - 1]} cards in hand")
         elif phase == DRAW:
-            check(sizes[player] < _HAND, "drawing: fewer than four cards in hand")
+            check(sizes[player] < full, f"drawing: fewer than {word} cards in hand")
             check(bool(self.draw), "drawing: the draw pile is never empty (it is filled when a card is needed)")
         elif not capped:
-            check(sizes[player] < _HAND, "a race ends after a play: fewer than four cards in hand")
+            check(sizes[player] < full, f"a race ends after a play: fewer than {word} cards in hand")
         if over:
             winners, _ = self._result()
             check(self.winners == winners, f"the winners must be seats {list(winners)} (S7)")
@@ -832,8 +843,19 @@ def _cards(values: Any, name: str) -> list[int]:
     return load_cards(values, name, _IN_DECK, "the 42 Stonerush cards (1d..30d, 1n..12n)")
 
 
+def track_end(settings: Mapping[str, Any]) -> int:
+    """Returns the last space of the track: stone 19 in the bluestones variant (S8), else the
+    ``track`` option's space of the sarsen stones (30 in the standard game)."""
+    return _BLUESTONES if settings["variant"] == "bluestones" else int(settings["track"])
+
+
 class Stonerush(Game):
-    """Stonerush for 3-5 players; option ``variant`` is ``standard`` or ``bluestones`` (S8)."""
+    """Stonerush for 3-5 players; option ``variant`` is ``standard`` or ``bluestones`` (S8).
+
+    Designer options (``docs/games/stonerush.md``, "Designer options"): ``track`` ends the race
+    on sarsen stone 10..30 instead of 30 (standard variant only), ``hand`` deals and draws hands
+    of 3..6 cards instead of 4. At their standard values neither is written in records.
+    """
 
     info = GameInfo(
         id="stonerush",
@@ -845,6 +867,20 @@ class Stonerush(Game):
         summary="race the five druids around the circle; your secret colour wins",
         options=(
             Option("variant", ("standard", "bluestones"), "standard", "bluestones: race on the 19 bluestones (S8)"),
+            Option(
+                "track",
+                TRACKS,
+                30,
+                "the sarsen stone that ends the race (S4, S5, S7 with this space for 30); standard variant only",
+                recorded_at_default=False,
+            ),
+            Option(
+                "hand",
+                HANDS,
+                _HAND,
+                "the cards each hand is dealt and drawn back up to (S6: four); at most two are kept",
+                recorded_at_default=False,
+            ),
         ),
         round_cap=_ROUND_CAP,
     )
@@ -852,7 +888,16 @@ class Stonerush(Game):
     player_action_texts = _PLAYER_TEXTS
     chance_action_texts = _CHANCE_TEXTS
 
+    def __init__(self, players: int, **options: Any) -> None:
+        super().__init__(players, **options)
+        if self.settings["variant"] == "bluestones" and self.settings["track"] != 30:
+            raise ValueError(
+                "stonerush: option track sets the length of the standard variant's track; "
+                "the bluestones variant always races on the 19 bluestones (S8)"
+            )
+
     def max_game_length(self) -> int:
-        # Set-up: n trilithon cards, 4n cards, the start; a turn: k plays + done, d discards
-        # + done, k + d <= 4 draws.
-        return 5 * self.num_players + 1 + _ROUND_CAP * self.num_players * 10
+        # Set-up: n trilithon cards, h cards a hand, the start; a turn: k plays + done, d discards
+        # + done, k + d <= h draws.
+        hand = self.settings["hand"]
+        return (1 + hand) * self.num_players + 1 + _ROUND_CAP * self.num_players * (2 * hand + 2)
