@@ -53,8 +53,8 @@ postgres:
 	fi
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check henge tests scripts
-	$(BIN)/ruff format --check henge tests scripts
+	$(BIN)/ruff check henge tests scripts examples
+	$(BIN)/ruff format --check henge tests scripts examples
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy

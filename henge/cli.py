@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 import henge
-from henge.agents import agent_names, check_agent
+from henge.agents import check_agent
 from henge.engine import game_problems
 
 
@@ -91,10 +91,8 @@ def play_command(
         raise click.BadParameter(f"seats run 0 to {game.num_players - 1}", param_hint="--seat")
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     for name in bot_list:
-        if name.split(":")[0] not in agent_names():
-            raise click.BadParameter(f"unknown bot {name!r}; bots: {', '.join(agent_names())}", param_hint="--bots")
-        try:
-            check_agent(name, game_id)
+        try:  # an unknown bot or an evaluation-only one is refused here, saying which bots there are
+            check_agent(name, game_id, players=game.num_players, options=dict(game.options))
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--bots") from None
     if not bot_list:

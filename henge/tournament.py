@@ -75,7 +75,7 @@ class TournamentConfig:
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("name each agent once")
         for spec in self.agents:
-            check_agent(spec, self.game_id, evaluation=True)
+            check_agent(spec, self.game_id, evaluation=True, players=self.players, options=self.options)
         if self.games < 1:
             raise ValueError(f"play at least one game, not {self.games}")
 
@@ -586,7 +586,7 @@ class MatchConfig:
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("name each agent once")
         for spec in self.agents:
-            check_agent(spec, self.game_id, evaluation=True)
+            check_agent(spec, self.game_id, evaluation=True, players=self.players, options=self.options)
         if self.focal_seats is not None and not 1 <= self.focal_seats < self.players:
             raise ValueError(f"the focal agent holds 1 to {self.players - 1} seats, not {self.focal_seats}")
         if not 0.0 < self.alpha < 1.0:

@@ -10,7 +10,9 @@ weighed per determinization, ``worlds`` the determinizations per decision,
 rollouts played by the rule-based player; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
 ``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
 OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
-them only when asked with ``evaluation=True``.
+them only when asked with ``evaluation=True``. ``policy:PATH.npz`` plays a trained network saved as
+plain numpy weights (:mod:`henge.agents.policy`; it needs numpy): it is made by name like the others
+but, needing a file, is not in the list of bots offered.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ def _openspiel_ismcts(**settings: Any) -> Any:
     from henge.adapters.openspiel_bot import OpenSpielISMCTSAgent
 
     return OpenSpielISMCTSAgent(**settings)
+
+
+def _policy(path: str, name: str) -> Any:
+    # numpy is needed only by this bot: imported when one is made.
+    try:
+        from henge.agents.policy import PolicyAgent
+    except ModuleNotFoundError as error:
+        raise ValueError(f"policy needs numpy ({error}): pip install numpy") from None
+    return PolicyAgent(path, name=name)
 
 
 _EVALUATION_AGENTS: dict[str, Callable[..., Any]] = {
@@ -69,6 +80,10 @@ _SETTINGS: dict[str, dict[str, str]] = {
 _WHOLE_NUMBERS = ("iterations", "depth", "tries", "worlds", "finish", "simulations", "rollouts")
 
 
+POLICY = "policy"
+"""The name of the bot that plays a trained network: ``policy:PATH.npz``."""
+
+
 def agent_names() -> list[str]:
     """Returns the names of the bots offered as opponents."""
     return list(_AGENTS)
@@ -91,12 +106,14 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
     ``evaluation=True`` also allows the evaluation-only bots (``mcts-cheat``, ``openspiel-ismcts``).
     """
     name, *settings = spec.split(":")
+    if name == POLICY:
+        return _policy(spec.partition(":")[2], spec)
     factories = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else _AGENTS
     factory = factories.get(name)
     if factory is None:
         if name in _EVALUATION_AGENTS:
             raise ValueError(f"{name} {_EVALUATION_ONLY[name]}")
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(_AGENTS)}")
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(_AGENTS)}, {POLICY}:FILE.npz")
     allowed = _SETTINGS.get(name, {})
     kwargs: dict[str, Any] = {}
     for setting in settings:
@@ -110,9 +127,22 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
     return factory(**kwargs)
 
 
-def check_agent(spec: str, game_id: str, *, evaluation: bool = False) -> None:
-    """Raises ValueError if the bot ``spec`` cannot be made or cannot play ``game_id``."""
-    make_agent(spec, evaluation=evaluation)
+def check_agent(
+    spec: str,
+    game_id: str,
+    *,
+    evaluation: bool = False,
+    players: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """Raises ValueError if the bot ``spec`` cannot be made or cannot play ``game_id``.
+
+    With ``players`` (and ``options``) a trained policy is also checked against the game at that
+    player count: the count and options it was trained for, its input and output sizes.
+    """
+    agent = make_agent(spec, evaluation=evaluation)
+    if spec.split(":")[0] == POLICY:
+        agent.policy.check_game(game_id, players, options)
     if spec.split(":")[0] == "heuristic" and not heuristics.has_heuristic(game_id):
         raise ValueError(f"no heuristic player for {game_id!r}; games with one: {', '.join(heuristics.known())}")
 
