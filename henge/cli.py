@@ -13,6 +13,7 @@ from rich.table import Table
 
 import henge
 from henge.agents import check_agent
+from henge.analysis.command import analysis_flags
 from henge.engine import game_problems
 
 
@@ -571,6 +572,28 @@ def _tournament_until_decided(
             sys.exit(130)
     click.echo(result.line())
     click.echo(f"results saved to {path}")
+
+
+@main.command(name="analyze")
+@click.argument("game_id", metavar="GAME")
+@analysis_flags
+def analyze_command(game_id: str, **flags: Any) -> None:
+    """Play many seeded games and write report.html (win share by seat, length, rounds, the round cap, leads,
+    the game's own figures, with 95% intervals) and games.csv, one row per game (docs/analysis.md)."""
+    from henge.analysis.command import run_analyze
+
+    run_analyze(game_id, **flags)
+
+
+@main.command(name="sweep")
+@click.argument("game_id", metavar="GAME")
+@analysis_flags
+def sweep_command(game_id: str, **flags: Any) -> None:
+    """Run the analysis at every value of an option (--option K=V1,V2,...) and compare the figures in one
+    report.html, each value's games in NAME=VALUE/games.csv (docs/analysis.md)."""
+    from henge.analysis.command import run_sweep
+
+    run_sweep(game_id, **flags)
 
 
 if __name__ == "__main__":

@@ -734,6 +734,12 @@ class GamePlugin:
     public: tuple[str, ...] = ()
     """Rule modules that are public facts of the board (e.g. a course's geometry): the bot,
     narrator and drawings may import these, and no other module of the rules."""
+    metrics: str | None = None
+    """``module:function`` giving a finished game's own figures for ``henge analyze``
+    (docs/analysis.md): ``metrics(game, history, returns) -> dict[str, float | str]``, from the
+    game's whole history (chance included), which it may replay with its own rules. Numbers are
+    averaged with intervals, texts counted as categories; ``rounds`` (rounds played) and ``capped``
+    (1 if the round cap ended the game, else 0) are read as the game's round count and cap."""
     api_version: int = PLUGIN_API
 
     def _load(self, reference: str) -> Any:
@@ -769,6 +775,10 @@ class GamePlugin:
     def load_encoder(self) -> ModuleType | None:
         """Returns the tensor encoding's module, or None."""
         return None if self.encoder is None else self._load(self.encoder)
+
+    def load_metrics(self) -> Callable[[Game, Sequence[int], Sequence[float]], dict[str, float | str]] | None:
+        """Returns the game's own figures for the analysis, or None."""
+        return None if self.metrics is None else self._load(self.metrics)
 
     def _text(self, name: str | None) -> str | None:
         if name is None:

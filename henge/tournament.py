@@ -145,10 +145,13 @@ class _Task:
     options: dict[str, Any]
     lineup: tuple[str, ...]
     seed: int
+    keep_actions: bool = False
+    """Whether the result keeps the game's actions (the analysis replays them; a tournament does not)."""
 
 
 def play_game(task: _Task) -> dict[str, Any]:
-    """Plays one game of a tournament; returns its result with per-seat timings.
+    """Plays one game of a tournament; returns its result with per-seat timings (and its ``actions``
+    when the task keeps them).
 
     ``game_cpu_seconds`` is the processor time of the whole game in its process (rules, bots and set-up).
     """
@@ -167,7 +170,7 @@ def play_game(task: _Task) -> dict[str, Any]:
         "cpu_seconds": [s.cpu_seconds for s in seats],
         "longest": [s.longest for s in seats],
         "game_cpu_seconds": time.process_time() - cpu,
-    }
+    } | ({"actions": record["actions"]} if task.keep_actions else {})
 
 
 def tasks(config: TournamentConfig) -> list[_Task]:

@@ -22,6 +22,9 @@ EXAMPLE = ROOT / "tests" / "plugins" / "henge_example_threecard"
 """The example game in a package of its own (installed by tests/conftest.py): its rules are held to the same."""
 PRESENTATION = {"bot", "narrate", "terminal", "encode", "preview"}
 """The modules of a game package that read observations and states, never the rules."""
+ANALYSIS = {"metrics"}
+"""The module of a game package that gives a finished game's own figures to the analysis: it may
+replay the game with its rules, and no rule module imports it."""
 STDLIB_ALLOWED = {
     "random",
     "collections",
@@ -45,7 +48,7 @@ def _game_modules(game_id: str) -> set[str]:
 
 
 def _rules_modules(game_id: str) -> set[str]:
-    return _game_modules(game_id) - PRESENTATION
+    return _game_modules(game_id) - PRESENTATION - ANALYSIS
 
 
 def _core_files() -> list[Path]:
@@ -124,6 +127,7 @@ def test_the_import_contracts_cover_every_module_of_every_game():
     for game_id in SHIPPED:
         rules = _rules_modules(game_id)
         assert _expand(rules_side["source_modules"], game_id) == rules, game_id
+        assert _expand(rules_side["forbidden_modules"], game_id) >= ANALYSIS, game_id
         assert _expand(readers["source_modules"], game_id) == PRESENTATION, game_id
         public = set(plugin(game_id).public)
         assert public <= rules, f"{game_id}: public facts {public - rules} are no rule modules"

@@ -13,5 +13,6 @@ PLUGIN = GamePlugin(
     rules_page="rules.md",
     encoder="encode",
     preview="preview:preview",
+    metrics="metrics:game_metrics",
     public=("course",),
 )

@@ -13,4 +13,5 @@ PLUGIN = GamePlugin(
     rules_page="rules.md",
     encoder="encode",
     preview="preview:preview",
+    metrics="metrics:game_metrics",
 )
