@@ -454,3 +454,33 @@ def test_report_opens_in_chromium_with_every_plot(tmp_path: Path, request: pytes
     assert outside == [] and page.errors == []
     assert page.title().startswith("Fightin'")
     shot(page, "analysis-report", full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "knob", "low"),
+    [
+        ("stonerush", "track", 12),
+        ("fightin", "rounds", 3),
+        ("druid_olympics", "horseshoe_sum", 5),
+        ("first_druid", "hand_limit", 5),
+        ("spell_casting", "components", 2),
+    ],
+)
+def test_a_sweep_over_each_games_designer_knob(tmp_path: Path, game_id: str, knob: str, low: int) -> None:
+    """Every game's knob sweeps from the command line: a value far from the standard one plays other
+    games than the standard value does from the same seeds (an option the games ignored would play
+    the same ones)."""
+    default = next(o.default for o in henge.game_class(game_id).info.options if o.name == knob)
+    out = tmp_path / "sweep"
+    args = ["sweep", game_id, "--option", f"{knob}={low},{default}", "--games", "2", "--workers", "1"]
+    result = _cli([*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = {}
+    for value in (low, default):
+        with (out / f"{knob}={value}" / "games.csv").open() as handle:
+            rows[value] = list(csv.DictReader(handle))
+        assert len(rows[value]) == 2
+    assert [r["seed"] for r in rows[low]] == [r["seed"] for r in rows[default]]
+    assert [r["length"] for r in rows[low]] != [r["length"] for r in rows[default]]
+    page = (out / "report.html").read_text()
+    assert f"{knob}={low}" in page and f"{knob}={default}" in page
