@@ -13,7 +13,7 @@ from typing import Any
 
 import henge
 from henge import box
-from henge.engine import CHANCE, State
+from henge.engine import CHANCE, Game, State
 from henge.games.druid_olympics.rules import DruidOlympicsState
 from henge.games.fightin.parts import DECKS, MONSTER_DECK
 from henge.games.spell_casting import board as sb
@@ -114,6 +114,21 @@ def fightin_position(
 
 def _card_texts(cards: Any) -> list[str]:
     return [box.CARD_TEXT[c] for c in cards]
+
+
+def random_game(game: Game, rng: random.Random) -> list[State]:
+    """Returns every state of one random game, from the first to the last: chance outcomes drawn by
+    their weights, legal actions uniformly."""
+    state = game.new_initial_state()
+    states = [state.clone()]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
 
 
 def random_move(state: State, rng: random.Random) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from conftest import config_id, game_configs
+from positions import random_game
 
 import henge
 from henge.engine import Deferred, Event, State, made
@@ -39,20 +40,6 @@ def _replayed(state: State) -> State:
     for action in state.history():
         again.apply_action(action)
     return again
-
-
-def _random_game(game: henge.Game, rng: random.Random) -> list[State]:
-    """Returns every state of one random game, from the first to the last."""
-    state = game.new_initial_state()
-    states = [state.clone()]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        states.append(state.clone())
-    return states
 
 
 def _after_setup(states: list[State]) -> int:
@@ -95,7 +82,7 @@ def test_G6_every_resample_replays_to_a_state_where_the_seat_saw_the_same(config
     game = henge.load(game_id, players, **options)
     hidden = game.info.hidden_information
     rng = random.Random(f"{game_id}-{players}-{options}")
-    states = _random_game(game, rng)
+    states = random_game(game, rng)
     start = _after_setup(states)
     picks = sorted(rng.sample(range(start, len(states) - 1), k=min(4, len(states) - 1 - start)))
     picks += [0, start - 1]  # the first state and the seat's first decision too
@@ -144,7 +131,7 @@ def _consistent_worlds(state: State, seat: int, budget: int) -> dict[str, State]
 def _small_positions(game: henge.Game, rng: random.Random) -> list[tuple[State, int, dict[str, State]]]:
     """Returns (state, seat, its consistent worlds) at the deepest early steps of a random game
     where a brute-force search still finds every world (at most a few hundred)."""
-    states = _random_game(game, rng)
+    states = random_game(game, rng)
     found = []
     for seat in range(game.num_players):
         best = None
@@ -188,7 +175,7 @@ def test_the_resampling_checks_catch_a_planted_resampler():
     """Both checks fail on a resampler that returns the real state, or deals a card the seat knows elsewhere."""
     game = henge.load("stonerush", 3)
     rng = random.Random(3)
-    states = _random_game(game, rng)
+    states = random_game(game, rng)
     state = states[_after_setup(states) - 1]  # the first decision, right after the deal
 
     def real(state: State, seat: int, rng: random.Random) -> State:
@@ -228,7 +215,7 @@ def _record_shape(record: Any) -> None:
 def test_G6_records_are_json_shared_by_clones_and_grow_by_appending(config):
     game_id, players, options = config
     game = henge.load(game_id, players, **options)
-    states = _random_game(game, random.Random(f"record-{game_id}-{players}"))
+    states = random_game(game, random.Random(f"record-{game_id}-{players}"))
     previous: list[list[Any] | None] = [None] * (players + 1)
     for state in states[:: max(1, len(states) // 30)] + [states[-1]]:
         for slot, seat in enumerate([*range(players), None]):
@@ -254,7 +241,7 @@ def test_G6_records_are_json_shared_by_clones_and_grow_by_appending(config):
 def test_a_deferred_record_is_made_once_and_only_when_read():
     """A resampler may hand over its rewritten record unmade: a search that never reads it never pays."""
     game = henge.load("stonerush", 3)
-    state = _random_game(game, random.Random(11))[60]
+    state = random_game(game, random.Random(11))[60]
     calls = []
 
     def make() -> Event | None:

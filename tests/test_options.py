@@ -20,13 +20,14 @@ from typing import Any
 
 import pytest
 from conftest import config_id, knob_configs
+from positions import random_game
 from rich.console import Console
 
 import henge
 from henge import box
 from henge.agents import make_agent
 from henge.agents.base import make_decision
-from henge.engine import Option, State, StateFormatError, plugin
+from henge.engine import Option, StateFormatError, plugin
 from henge.terminal import decision_text, renderer
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"
@@ -48,21 +49,6 @@ def _option(game_id: str, name: str) -> Option:
 
 def _fewest(game_id: str) -> int:
     return henge.game_class(game_id).info.min_players
-
-
-def _random_states(game: henge.Game, seed: int) -> list[State]:
-    """Every state of one uniformly random game, the last terminal."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    states = [state.clone()]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        states.append(state.clone())
-    return states
 
 
 def _text(drawing: Any) -> str:
@@ -161,7 +147,7 @@ def test_G7_positions_load_without_their_history_and_encode_and_the_bot_plays_th
     rule-based player picks a legal action and its evaluation gives every seat a finite chance."""
     game_id, players, options = config
     game = henge.load(game_id, players, **options)
-    states = _random_states(game, seed=1)
+    states = random_game(game, random.Random(1))
     encoder = plugin(game_id).load_encoder()
     bot = plugin(game_id).load_bot()
     heuristic = make_agent("heuristic")
@@ -216,7 +202,7 @@ def test_rule_based_players_finish_games_with_designer_options(config):
 
 def test_S7_a_shorter_track_ends_the_race_on_its_last_space_and_the_drawings_show_it():
     game = henge.load("stonerush", 3, track=10)
-    states = _random_states(game, seed=4)
+    states = random_game(game, random.Random(4))
     for state in states:
         assert all(1 <= space <= 10 for space in state.observation(None)["druids"].values())
     final = states[-1].observation(None)
@@ -229,7 +215,7 @@ def test_S7_a_shorter_track_ends_the_race_on_its_last_space_and_the_drawings_sho
 
 def test_S6_the_hand_option_deals_and_draws_back_to_its_size():
     game = henge.load("stonerush", 3, hand=6)
-    states = _random_states(game, seed=6)
+    states = random_game(game, random.Random(6))
     turns = [s.observation(None) for s in states if s.observation(None)["phase"] == "play"]
     assert all(obs["hand_sizes"][obs["current_player"]] + len(obs["in_play"]) == 6 for obs in turns)
     assert all(size == 6 for obs in turns for k, size in enumerate(obs["hand_sizes"]) if k != obs["current_player"])
@@ -239,7 +225,7 @@ def test_S6_the_hand_option_deals_and_draws_back_to_its_size():
 def test_SC8_the_components_option_sets_the_count_that_casts_the_spell():
     for count in (2, 5):
         game = henge.load("spell_casting", 3, components=count)
-        final = _random_states(game, seed=7)[-1].observation(None)
+        final = random_game(game, random.Random(7))[-1].observation(None)
         (winner,) = final["winners"]
         assert final["inner_counts"][winner] == count
         assert all(c < count for s, c in enumerate(final["inner_counts"]) if s != winner)
@@ -252,7 +238,7 @@ def test_the_rounds_option_plays_that_many_rounds_and_the_last_one_counts_double
     from henge.games.fightin import events
 
     game = henge.load("fightin", 2, rounds=3)
-    states = _random_states(game, seed=8)
+    states = random_game(game, random.Random(8))
     final = states[-1].observation(0)
     assert final["round"] == final["round_cap"] == 3 and final["scores"] is not None
     assert {events._multiplier(s) for s in states if s.round == 2} == {1}
@@ -262,7 +248,7 @@ def test_the_rounds_option_plays_that_many_rounds_and_the_last_one_counts_double
 
 def test_FD13_the_hand_limit_option_caps_every_hand_and_the_prompts_name_it():
     game = henge.load("first_druid", 3, hand_limit=5)
-    states = _random_states(game, seed=9)
+    states = random_game(game, random.Random(9))
     discards = [s.observation(s.current_player()) for s in states if s.observation(None)["phase"] == "discard"]
     assert discards, "no hand went over the limit"
     for obs in discards:
