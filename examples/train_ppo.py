@@ -13,7 +13,7 @@ Processor only, one thread, seeded: the same arguments give the same weights (th
 generators of Python, numpy and torch, every environment's seeds and torch's deterministic
 algorithms all come from ``--seed``). Needs the ``rl`` extra, with torch's CPU build first::
 
-    .venv/bin/pip install torch==2.13.0
+    .venv/bin/pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
     .venv/bin/pip install -e '.[rl]'
     nice .venv/bin/python examples/train_ppo.py          # Fightin', 2 players: the committed policy
 
