@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from rich.table import Table
 
 import henge
 from henge.agents import check_agent
-from henge.analysis.command import analysis_flags
+from henge.analysis.command import analysis_flags, parse_options
 from henge.engine import game_problems
 
 
@@ -21,13 +22,21 @@ def _console() -> Console:
     return Console(highlight=False)
 
 
-def _options(game_id: str, variant: str | None) -> dict[str, Any]:
-    if variant is None:
+def _options(game_id: str, variant: str | None, texts: Sequence[str] = ()) -> dict[str, Any]:
+    """Returns the game's options from ``--variant`` and ``--option NAME=VALUE`` (each checked)."""
+    if variant is None and not texts:
         return {}
-    info = henge.game_class(game_id).info
-    if not any(o.name == "variant" for o in info.options):
-        raise click.BadParameter(f"{game_id} has no variants", param_hint="--variant")
-    return {"variant": variant}
+    try:
+        info = henge.game_class(game_id).info
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    return parse_options(info, texts, variant)
+
+
+OPTION_HELP = (
+    "A rule option as NAME=VALUE, repeatable, e.g. track=20 (each game's options: `henge games`, and the "
+    '"Designer options" of its docs page).'
+)
 
 
 @click.group()
@@ -38,15 +47,22 @@ def main() -> None:
 
 @main.command()
 def games() -> None:
-    """List the games with their player counts and variants."""
+    """List the games with their player counts, variants and other options (--option NAME=VALUE)."""
     table = Table("game", "name", "players", "variants", "version", "about")
+    knobs: list[str] = []
     for game_id in henge.list_games():
         info = henge.game_class(game_id).info
         players = (
             f"{info.min_players}" if info.min_players == info.max_players else f"{info.min_players}-{info.max_players}"
         )
         table.add_row(game_id, info.name, players, ", ".join(map(str, info.variants)), info.version, info.summary)
-    _console().print(table)
+        own = [f"{o.name} {o.range_text()} (standard {o.default})" for o in info.options if not o.recorded_at_default]
+        if own:
+            knobs.append(f"  {game_id}: {'; '.join(own)}")
+    console = _console()
+    console.print(table)
+    if knobs:
+        console.print("Options (--option NAME=VALUE):", *knobs, sep="\n", highlight=False)
     for problem in game_problems():  # an installed game package that cannot be used, by name
         click.echo(f"not listed: {problem}", err=True)
 
@@ -64,6 +80,7 @@ def games() -> None:
 )
 @click.option("--seed", type=int, default=None, help="Seed of the chance events (default: a fresh random one).")
 @click.option("--variant", "-v", default=None, help="A variant of the game (see `henge games`).")
+@click.option("--option", "-o", "option_texts", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
 @click.option(
     "--record",
     "record_path",
@@ -78,6 +95,7 @@ def play_command(
     bots: str,
     seed: int | None,
     variant: str | None,
+    option_texts: tuple[str, ...],
     record_path: Path | None,
 ) -> None:
     """Play GAME in the terminal, you at one seat against bots at the others."""
@@ -85,7 +103,7 @@ def play_command(
 
     console = _console()
     try:
-        game = henge.load(game_id, players, **_options(game_id, variant))
+        game = henge.load(game_id, players, **_options(game_id, variant, option_texts))
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     if not 0 <= seat < game.num_players:
@@ -371,6 +389,7 @@ def serve_command(
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes (default: one per core).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed: same seed, same games.")
 @click.option("--variant", "-v", default=None, help="A variant of the game (see `henge games`).")
+@click.option("--option", "-o", "option_texts", multiple=True, metavar="NAME=VALUE", help=OPTION_HELP)
 @click.option(
     "--out",
     "out_path",
@@ -406,6 +425,7 @@ def tournament_command(
     workers: int | None,
     seed: int,
     variant: str | None,
+    option_texts: tuple[str, ...],
     out_path: Path | None,
     until_decided: bool,
     cap_blocks: int,
@@ -429,11 +449,12 @@ def tournament_command(
     if only_decided and not until_decided:
         verb = "goes" if len(only_decided) == 1 else "go"
         raise click.UsageError(f"{', '.join(only_decided)} {verb} only with --until-decided")
+    options = _options(game_id, variant, option_texts)
     if until_decided:
         if source("games") is not click.core.ParameterSource.DEFAULT:
             raise click.UsageError("--games does not go with --until-decided: it stops when decided or at --cap-blocks")
         _tournament_until_decided(
-            game_id, players, agents, workers, seed, variant, out_path, cap_blocks, alpha, focal_seats, resume
+            game_id, players, agents, workers, seed, options, out_path, cap_blocks, alpha, focal_seats, resume
         )
         return
 
@@ -458,7 +479,7 @@ def tournament_command(
         agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
         games=games,
         seed=seed,
-        options=_options(game_id, variant),
+        options=options,
     )
     try:
         config.validate()
@@ -498,7 +519,7 @@ def _tournament_until_decided(
     agents: str,
     workers: int | None,
     seed: int,
-    variant: str | None,
+    options: dict[str, Any],
     out_path: Path | None,
     cap_blocks: int,
     alpha: float,
@@ -526,7 +547,7 @@ def _tournament_until_decided(
         opponents=names[1:],
         focal_seats=focal_seats,
         seed=seed,
-        options=_options(game_id, variant),
+        options=options,
         alpha=alpha,
         cap_blocks=cap_blocks,
     )

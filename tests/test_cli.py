@@ -17,6 +17,28 @@ def test_games_lists_every_game_with_players_and_variants():
     result = CliRunner().invoke(main, ["games"], terminal_width=200)
     assert result.exit_code == 0
     assert "stonerush" in result.output and "3-5" in result.output and "bluestones" in result.output
+    assert "track 10..30 (standard 30)" in result.output and "rounds 3..7 (standard 7)" in result.output
+
+
+def test_play_and_tournaments_take_the_designer_options(tmp_path):
+    """``--option NAME=VALUE`` reaches the game a person plays and the games bots play."""
+    record = tmp_path / "game.json"
+    result = CliRunner().invoke(
+        main,
+        ["play", "stonerush", "--seed", "7", "--option", "track=12", "--option", "hand=3", "--record", str(record)],
+        input="1\n" * 3000,
+        terminal_width=120,
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    saved = json.loads(record.read_text())
+    assert saved["options"] == {"variant": "standard", "track": 12, "hand": 3}
+    final = henge.replay(saved)[-1].observation(None)
+    assert final["track_end"] == 12 and max(final["druids"].values()) == 12  # the race ends on space 12
+    out = tmp_path / "t.json"
+    args = ["tournament", "stonerush", "--agents", "heuristic,random", "--games", "2", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--option", "track=12", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["config"]["options"] == {"track": 12}
 
 
 def test_play_a_whole_game_by_numbers_and_text_then_replay_it(tmp_path):
@@ -77,7 +99,11 @@ def test_bad_arguments_say_what_is_allowed(tmp_path):
         (["play", "stonerush", "--players", "7"], "3-5 players"),
         (["play", "stonerush", "--seat", "5"], "seats run 0 to 2"),
         (["play", "stonerush", "--bots", "genius"], "bots: random"),
-        (["play", "stonerush", "--variant", "moon"], "must be one of standard, bluestones"),
+        (["play", "stonerush", "--variant", "moon"], "takes standard, bluestones, not 'moon'"),
+        (["play", "stonerush", "--option", "track=9"], "option track of stonerush takes 10..30, not '9'"),
+        (["play", "stonerush", "--option", "moon=1"], "stonerush has no option 'moon'; options: variant"),
+        (["play", "stonerush", "--option", "track"], "write an option as NAME=VALUE"),
+        (["tournament", "stonerush", "--option", "hand=9"], "option hand of stonerush takes 3..6, not '9'"),
         (["bench", "chess"], "unknown game"),
     ]
     for args, message in cases:
