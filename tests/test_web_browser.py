@@ -119,12 +119,13 @@ def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
 
 
 def _create_in_lobby(
-    page: Any, server: Server, game_id: str, players: int, variant: str | None, seats: list[str]
+    page: Any, server: Server, game_id: str, players: int, variant: str | None, seats: list[str], *, keep: bool = False
 ) -> None:
     """Creates a table with the lobby's form (variant None: a game without variants), the creator at
-    seat 0, and goes to it."""
-    page.goto(server.url)
-    page.select_option("#create-game", game_id)
+    seat 0, and goes to it; ``keep``: on the lobby as it is, with the choices already made there."""
+    if not keep:
+        page.goto(server.url)
+        page.select_option("#create-game", game_id)
     page.select_option("#create-players", str(players))
     if variant is not None:
         page.select_option("#create-variant", variant)
@@ -274,6 +275,29 @@ def test_a_game_from_another_package_is_offered_and_drawn_by_the_generic_drawing
     page.locator("#hand .card.legal").first.click()
     _play(page, random.Random(9))
     assert page.locator("#verdict").is_visible()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_table_with_a_designers_option_from_the_lobby(browser, server):
+    """The create form offers each game's designer options at their standard values; a changed one
+    reaches the game (Stonerush's race ends on space 12) and the lobby's list names it."""
+    page = open_page(browser, VIEWPORT)
+    page.goto(server.url)
+    page.select_option("#create-game", "fightin")
+    assert page.locator("#create-knobs select").count() == 1 and page.locator("#knob-rounds").input_value() == "7"
+    page.select_option("#create-game", "stonerush")
+    assert page.locator("#knob-track").input_value() == "30" and page.locator("#knob-hand").input_value() == "4"
+    assert "(standard)" in page.locator("#knob-track option:checked").inner_text()
+    page.select_option("#knob-track", "12")
+    shot(page, "lobby-designer-options", full_page=True)
+    _create_in_lobby(page, server, "stonerush", 3, "standard", ["person", "bot:random", "bot:random"], keep=True)
+    page.click("#go-to-table")
+    assert settled(page) == "act"
+    assert page.evaluate("Henge.lastView.observation.track_end") == 12
+    assert page.locator('#board .space[data-space="sarsen:12"]').count() == 1
+    page.goto(server.url)
+    assert "Stonerush, 3 players, track 12" in page.locator("#table-lists").inner_text()
     assert page.errors == []
     page.context.close()
 

@@ -506,6 +506,11 @@ def test_games_api_lists_games_and_bots(tmp_path):
         data = client.get("/api/games").json()
         assert [g["id"] for g in data["games"]] == GAMES
         assert data["bots"] == henge.agents.agent_names()
+        stonerush = next(g for g in data["games"] if g["id"] == "stonerush")
+        assert [(k["name"], k["default"], k["values"][0], k["values"][-1]) for k in stonerush["knobs"]] == [
+            ("track", 30, 10, 30),
+            ("hand", 4, 3, 6),
+        ]
         assert client.get("/healthz").json() == {"status": "ok"}
         assert client.get("/static/generic.js").status_code == 200
         assert 'Henge.register("stonerush"' in client.get("/games/stonerush/board.js").text

@@ -99,6 +99,9 @@ def table_rows(summaries: list[dict[str, Any]], names: dict[str, str]) -> str:
             what = f"{escape(names.get(table['game'], table['game']))}, {table['players']} players"
             if variant and variant != "standard":
                 what += f", {escape(str(variant))}"
+            for name, value in table["options"].items():  # a designer's knob is stored only off its standard value
+                if name not in ("variant", "colours"):
+                    what += f", {escape(str(name))} {escape(str(value))}"
             label = {"finished": "final table", "broken": "why closed"}.get(status, "watch")
             links = [f'<a href="/tables/{table_id}">{label}</a>']
             if status == "finished":
@@ -150,6 +153,7 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
     <label>game <select name="game" id="create-game">{options}</select></label>
     <label>players <select name="players" id="create-players"></select></label>
     <label id="variant-label">variant <select name="variant" id="create-variant"></select></label>
+    <div id="create-knobs" class="knob-choices" hidden></div>
     <div id="create-seats" class="seat-choices"></div>
     <label>you sit at <select name="sit" id="create-sit"></select></label>
     <label>when a person leaves <select name="on_leave" id="create-leave">

@@ -1440,7 +1440,8 @@ class Tables:
 
 
 def games_info() -> list[dict[str, Any]]:
-    """Returns each registered game's id, name, player counts and variants, for the lobby."""
+    """Returns each registered game's id, name, player counts, variants and designer options (knobs:
+    name, values, standard value, what it changes), for the lobby."""
     out = []
     for game_id in list_games():
         info = game_class(game_id).info
@@ -1452,6 +1453,11 @@ def games_info() -> list[dict[str, Any]]:
                 "max_players": info.max_players,
                 "variants": [str(v) for v in info.variants],
                 "has_variant": any(o.name == "variant" for o in info.options),
+                "knobs": [
+                    {"name": o.name, "values": list(o.values), "default": o.default, "doc": o.doc}
+                    for o in info.options
+                    if not o.recorded_at_default
+                ],
                 "summary": info.summary,
             }
         )

@@ -24,7 +24,32 @@
     fillSelect($("create-players"), counts);
     fillSelect($("create-variant"), g.variants);
     $("variant-label").hidden = !g.has_variant;
+    updateKnobs(g);
     updateSeats();
+  }
+
+  // A designer's options (e.g. Stonerush's track length): one choice each, at its standard value.
+  function updateKnobs(g) {
+    const area = $("create-knobs");
+    area.replaceChildren(
+      ...g.knobs.map((k) => {
+        const select = el("select", { name: `knob-${k.name}`, id: `knob-${k.name}` });
+        fillSelect(select, k.values.map(String), k.values.map((v) => (v === k.default ? `${v} (standard)` : String(v))));
+        select.value = String(k.default);
+        return el("label", { title: k.doc }, `${k.name} `, select);
+      }),
+    );
+    area.hidden = g.knobs.length === 0;
+  }
+
+  function knobValues(g) {
+    const chosen = {};
+    for (const k of g.knobs) {
+      const text = $(`knob-${k.name}`).value;
+      const value = k.values.find((v) => String(v) === text);
+      if (value !== undefined && value !== k.default) chosen[k.name] = value;
+    }
+    return chosen;
   }
 
   // Play now: the game's usual player count (four where it allows, else the nearest) and its first
@@ -167,6 +192,7 @@
         game: g.id,
         players: seats.length,
         variant: g.has_variant ? $("create-variant").value : null,
+        options: knobValues(g),
         seats,
         sit,
         on_leave: $("create-leave").value,
