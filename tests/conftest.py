@@ -58,6 +58,12 @@ def knob_configs() -> list[tuple[str, int, dict[str, object]]]:
     return configs
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Runs the tests marked slow (whole games, most of a minute each) first, in their order, so that
+    the workers of ``pytest -n`` end together on short tests instead of one waiting on the other."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def config_id(config: tuple[str, int, dict[str, object]]) -> str:
     game_id, players, options = config
     return "-".join([game_id, f"{players}p", *(f"{k}={v}" if k != "variant" else str(v) for k, v in options.items())])

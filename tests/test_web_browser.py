@@ -77,6 +77,7 @@ def _play_against_bots(page: Any, server: Server, game_id: str) -> str:
     return str(page.url.split("/tables/")[1].split("#")[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", henge.list_games())
 def test_play_each_game_against_bots_to_the_end(browser, server, game_id):
     page = open_page(browser, VIEWPORT)

@@ -235,6 +235,7 @@ def test_every_accepted_action_is_stored_before_it_is_acknowledged(storage, monk
 # -- what a client may see ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_whole_game_sends_each_seat_only_its_own_view(tmp_path, monkeypatch, caplog, game_id):
     """Everything sent to a seat is its observation, its legal actions and its log: never another

@@ -202,6 +202,7 @@ def _keyboard_play(page: Any, text: str, enter: bool) -> None:
     page.keyboard.press("Enter" if enter else " ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game_id", "players", "table"),
     [("stonerush", 3, {"variant": "bluestones", "bot": "random"}), ("fightin", 2, {})],  # the shorter races
