@@ -127,13 +127,17 @@ def test_random_playouts_keep_the_contract(config):
     game_id, players, options = config
     game = henge.load(game_id, players, **options)
     for seed in range(GAMES_PER_CONFIG):
-        final = _walk(game, seed, _check_node)
-        returns = final.returns()
-        info = game.info
-        assert len(returns) == players
-        assert all(info.min_utility <= r <= info.max_utility for r in returns)
-        if info.utility_sum is not None:
-            assert abs(sum(returns) - info.utility_sum) < 1e-9
+        _check_returns(game, _walk(game, seed, _check_node))
+
+
+def _check_returns(game: henge.Game, final: State) -> None:
+    """A finished game pays every seat within the game's bounds, summing to its sum where it has one."""
+    returns = final.returns()
+    info = game.info
+    assert len(returns) == game.num_players
+    assert all(info.min_utility <= r <= info.max_utility for r in returns)
+    if info.utility_sum is not None:
+        assert abs(sum(returns) - info.utility_sum) < 1e-9
 
 
 @pytest.mark.parametrize("config", KNOB_CONFIGS, ids=config_id)
@@ -150,13 +154,7 @@ def test_designer_options_keep_the_contract(config):
             probabilities = {p for _, p in state.chance_outcomes()}
             assert max(probabilities) - min(probabilities) < 1e-12, f"{game_id}: a non-uniform chance event"
 
-    final = _walk(game, 0, visit)
-    returns = final.returns()
-    info = game.info
-    assert len(returns) == players
-    assert all(info.min_utility <= r <= info.max_utility for r in returns)
-    if info.utility_sum is not None:
-        assert abs(sum(returns) - info.utility_sum) < 1e-9
+    _check_returns(game, _walk(game, 0, visit))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
