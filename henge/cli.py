@@ -458,16 +458,8 @@ def tournament_command(
         )
         return
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
     from henge import tournament
+    from henge.terminal import progress_bar
 
     try:
         info = henge.game_class(game_id).info
@@ -496,14 +488,7 @@ def tournament_command(
             f"[yellow]note: {cycle} seat arrangements make a full rotation; "
             f"{games} games is not a multiple, so seats are not exactly balanced[/]"
         )
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         bar = progress.add_task(f"{game_id}, {config.players} players", total=games)
         results = tournament.run(config, workers=workers, on_game=lambda _: progress.advance(bar))
     data = tournament.report(config, results, workers=workers)
@@ -529,9 +514,8 @@ def _tournament_until_decided(
     """``henge tournament --until-decided``: a decided match, saved after every block, resumable."""
     import os
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from henge import tournament
+    from henge.terminal import progress_bar
 
     try:
         info = henge.game_class(game_id).info
@@ -563,9 +547,8 @@ def _tournament_until_decided(
         raise click.UsageError(f"{path} already exists: add --resume to continue its match, or choose another --out")
     per_block = len(tournament.match_lineups(config))
     console = _console()
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     level = f"{100 - 100 * alpha:.12g}%"
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console, time_left=False) as progress:
         bar = progress.add_task(f"{game_id}, {config.players} players: block 1", total=per_block)
 
         def block_done(result: tournament.MatchResult) -> None:

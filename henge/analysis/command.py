@@ -298,25 +298,10 @@ def options_markdown(game_ids: Sequence[str]) -> str:
 
 def _progress(total: int, description: str) -> Any:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    from henge.terminal import progress_bar
+
+    progress = progress_bar(Console(stderr=True))
     progress.add_task(description, total=total)
     return progress
 

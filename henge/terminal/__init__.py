@@ -75,3 +75,21 @@ def decision_text(game_id: str, observation: dict[str, Any]) -> str:
     if module is not None and hasattr(module, "describe_decision"):
         return str(module.describe_decision(observation))
     return "choose an action"
+
+
+def progress_bar(console: Any, *, time_left: bool = True) -> Any:
+    """Returns a Rich progress display for long runs (tournaments, matches, analyses): description,
+    bar, done/total, time taken and, with ``time_left``, the estimated time left; it disappears when done."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns: list[Any] = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    if time_left:
+        columns += [TextColumn("left"), TimeRemainingColumn()]
+    return Progress(*columns, console=console, transient=True)
