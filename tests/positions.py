@@ -117,8 +117,8 @@ def _card_texts(cards: Any) -> list[str]:
 
 
 def random_game(game: Game, rng: random.Random) -> list[State]:
-    """Returns every state of one random game, from the first to the last: chance outcomes drawn by
-    their weights, legal actions uniformly."""
+    """Returns every state of one random game (a henge game, or an OpenSpiel one: the same calls), from
+    the first to the last: chance outcomes drawn by their weights, legal actions uniformly."""
     state = game.new_initial_state()
     states = [state.clone()]
     while not state.is_terminal():

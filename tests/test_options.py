@@ -328,14 +328,7 @@ def test_openspiel_loads_a_game_with_a_designer_option_as_a_parameter():
     game = pyspiel.load_game("henge_fightin", {"players": 2, "rounds": 4})
     assert game.get_parameters()["rounds"] == 4
     assert pyspiel.load_game("henge_fightin(players=2,rounds=4)").get_parameters()["rounds"] == 4
-    rng = random.Random(0)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    state = random_game(game, random.Random(0))[-1]  # played through OpenSpiel's own state
     assert len(state.observation_tensor(0)) == game.observation_tensor_shape()[0]
     assert json.loads(state.observation_string(0))["round"] == 4
     with pytest.raises(ValueError, match=re.escape("option rounds must be one of 3..7, not 8")):

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
+from positions import random_game
 from web_support import CARD
 
 import henge
@@ -72,19 +73,11 @@ def test_numbers_run_clockwise_and_the_horseshoe_fills_from_one_end():
 
 def _observations(seed: int, players: int = 3) -> list[list[dict]]:
     """Returns every viewer's observation after every step of a random Stonerush game."""
-    game = henge.load("stonerush", players)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
     viewers = [*range(players), None]
-    seen = [[state.observation(v) for v in viewers]]
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        seen.append([state.observation(v) for v in viewers])
-    return seen
+    return [
+        [state.observation(v) for v in viewers]
+        for state in random_game(henge.load("stonerush", players), random.Random(seed))
+    ]
 
 
 def test_stonerush_log_lines_name_only_cards_the_seat_has_seen():
