@@ -8,7 +8,8 @@ Results go to ``results/decided/`` after every block; running the script again r
 where it stopped, so the table survives a stopped process.
 
 Usage:
-    python scripts/strength_table.py play [--only GAME] [--pairing ismcts,heuristic] [--cap N] [--workers W]
+    python scripts/strength_table.py play [--only GAME] [--players N] [--pairing ismcts,heuristic] [--cap N]
+                                          [--workers W]
     python scripts/strength_table.py table          # the Markdown table of what is in results/decided/
     python scripts/strength_table.py head-to-head   # the table of ismcts against OpenSpiel's ISMCTSBot
 
@@ -48,7 +49,9 @@ def path_of(game_id: str, players: int, focal: str, opponent: str) -> Path:
     return RESULTS / f"{game_id}_{players}p_{name.replace('_vs_', 'x1_vs_', 1)}_seed0.json"
 
 
-def configurations(only: str | None, pairing: str | None) -> list[tuple[str, int, str, str]]:
+def configurations(
+    only: str | None, pairing: str | None, players_only: int | None = None
+) -> list[tuple[str, int, str, str]]:
     chosen = []
     for focal, opponent in PAIRINGS:
         if pairing is not None and pairing != f"{focal},{opponent}":
@@ -58,12 +61,13 @@ def configurations(only: str | None, pairing: str | None) -> list[tuple[str, int
                 continue
             info = henge.game_class(game_id).info
             for players in range(info.min_players, info.max_players + 1):
-                chosen.append((game_id, players, focal, opponent))
+                if players_only is None or players == players_only:
+                    chosen.append((game_id, players, focal, opponent))
     return chosen
 
 
 def play(args: argparse.Namespace) -> None:
-    for game_id, players, focal, opponent in configurations(args.only, args.pairing):
+    for game_id, players, focal, opponent in configurations(args.only, args.pairing, args.players):
         out = path_of(game_id, players, focal, opponent)
         out.parent.mkdir(parents=True, exist_ok=True)
         cap = args.cap or CAPS[focal, opponent]
@@ -136,6 +140,7 @@ def main(argv: list[str]) -> None:
     playing = commands.add_parser("play")
     playing.add_argument("--only")
     playing.add_argument("--pairing")
+    playing.add_argument("--players", type=int, help="only this player count")
     playing.add_argument("--cap", type=int)
     playing.add_argument("--workers", type=int, default=1)
     playing.set_defaults(run=play)
