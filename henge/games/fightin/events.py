@@ -46,12 +46,14 @@ from henge.games.fightin.parts import (
     PLACE_BASE,
     PLAY,
     RED,
+    ROUND_CAP,
     SCARPER,
     SCARPER_BASE,
     STEAL,
     STEAL_AWARDS,
     STEAL_COLOUR_BASE,
     STEAL_FROM_BASE,
+    STOCK_PER_COLOUR,
     TAKE_YELLOW,
     TAKE_YELLOWS,
     TITLES,
@@ -63,6 +65,7 @@ if TYPE_CHECKING:
     from henge.games.fightin.rules import FightinState
 
 _NUMBER = box.CARD_NUMBER
+_TRILITHONS_FROM = box.TRILITHON_CARD_BASE  # the trilithon cards are the cards from here on
 _COLOUR = box.CARD_COLOUR
 _TEXT = box.CARD_TEXT
 _STOPPED = 99  # ``taken`` once a steal is over
@@ -74,6 +77,29 @@ _PLACED: tuple[tuple[tuple[Mapping[int, str], ...], ...], ...] = tuple(
 """The record's texts of a placement (G6): every seat's, and the owner's own (shared, never changed)."""
 _TURNED_OVER: tuple[tuple[str, ...], ...] = tuple(tuple(f"turns over {n} {text}" for text in _TEXT) for n in NOUNS)
 _SHOWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"seat {seat} {text}" for text in _TEXT) for seat in (0, 1))
+# The texts of the commonest moves and notes, made once (by event, seat, colour or card as they vary).
+_DISCARDS: tuple[tuple[str, ...], ...] = tuple(tuple(f"discards {noun} {text}" for text in _TEXT) for noun in NOUNS)
+_SCARPERS: tuple[str, ...] = tuple(f"sends thief {text} to scarper" for text in _TEXT)
+_SCARPERS_OFF: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"seat {seat}'s thief {text} scarpers off" for text in _TEXT) for seat in (0, 1)
+)
+_TAKES_YELLOW: tuple[str, ...] = tuple(f"takes a yellow award from stock with thief {text}" for text in _TEXT)
+_TAKES_YELLOW_LINE: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"seat {seat}'s thief {text} takes a yellow award from stock" for text in _TEXT) for seat in (0, 1)
+)
+_RANKED: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"the {place} thief is seat {OWNER[c]}'s {_TEXT[c]}" for c in range(box.DECK_SIZE))
+    for place in ("highest", "second-highest")
+)
+_KILLS: tuple[str, ...] = tuple(f"kills {text}" for text in _TEXT)
+_EARNS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(f"seat {seat} earns {n} {colour}" for n in range(STOCK_PER_COLOUR + 1)) for colour in COLOURS)
+    for seat in (0, 1)
+)
+"""``seat N earns K colour`` by seat, colour and count (never more than a colour's whole stock, F10)."""
+_ROUND_STARTS: tuple[str, ...] = tuple(f"round {n}" for n in range(ROUND_CAP + 1))
+_LAWYER_SPACES: tuple[str, ...] = tuple(f"{n} ({box.colour_of(n)})" if n else "" for n in range(31))
+"""Each space of the Big Lawyer's track (1..30) with its colour, as the log names it."""
 
 
 # -- values ---------------------------------------------------------------------
@@ -81,17 +107,41 @@ _SHOWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"seat {seat} {text}" for text
 
 def value(state: FightinState, card: int) -> int:
     """F3: a player's card is worth its number, or 0 under its owner's Wee Lawyer of its colour."""
-    colour = _COLOUR[card]
-    if colour < 5 and state.wee[colour] == OWNER[card]:
-        return 0
-    return _NUMBER[card]
+    return _values(state)[card]
+
+
+_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Every card's value, by who holds each colour's Wee Lawyer (3**5 ways at most; each made when first met)."""
+
+
+def _values(state: FightinState) -> tuple[int, ...]:
+    """Returns value() of every card (indexed by card) under the Wee Lawyers as they stand (F3)."""
+    key = tuple(state.wee)
+    values = _VALUES.get(key)
+    if values is None:
+        wee = state.wee
+        values = _VALUES[key] = tuple(
+            [
+                0 if colour < 5 and wee[colour] == owner else number
+                for number, colour, owner in zip(_NUMBER, _COLOUR, OWNER, strict=True)
+            ]
+        )
+    return values
+
+
+def _total(values: tuple[int, ...], cards: list[int]) -> int:
+    """Returns the summed values of ``cards``, each read from ``values`` (see _values)."""
+    total = 0
+    for card in cards:
+        total += values[card]
+    return total
 
 
 def monster_values(monsters: list[int]) -> list[int]:
     """F4: a trilithon card counts 0 and doubles the other monster card's number."""
-    values = [0 if box.is_trilithon_card(m) else _NUMBER[m] for m in monsters]
+    values = [0 if m >= _TRILITHONS_FROM else _NUMBER[m] for m in monsters]
     if len(monsters) == 2:
-        first, second = (box.is_trilithon_card(m) for m in monsters)
+        first, second = monsters[0] >= _TRILITHONS_FROM, monsters[1] >= _TRILITHONS_FROM  # which are trilithons
         if first and not second:
             values[1] *= 2
         elif second and not first:
@@ -115,22 +165,21 @@ def _give(state: FightinState, seat: int, colour: int, count: int) -> None:
     count = _from_stock(state, colour, count)
     if count:
         state.awards[seat * 5 + colour] += count
-        _note(state, f"seat {seat} earns {count} {COLOURS[colour]}")
+        _note(state, _EARNS[seat][colour][count])
 
 
 def _discard(state: FightinState, card: int) -> None:
     """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
     owner = OWNER[card]
-    for event in range(3):
-        cards = state.board[event * 2 + owner]
-        if card in cards:
-            cards.remove(card)
-            break
+    cards = state.board[state.event * 2 + owner]  # where cards leave the board: the event being resolved
+    if card in cards:
+        cards.remove(card)
+    else:  # (not in play) wherever else the seat's events hold it
+        for pile in state.board[owner::2]:
+            if card in pile:
+                pile.remove(card)
+                break
     state.discards[owner].append(card)
-    _return_loot(state, card)
-
-
-def _return_loot(state: FightinState, card: int) -> None:
     loot = state.loot
     at = card * 5
     if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
@@ -181,9 +230,11 @@ def run(state: FightinState) -> None:
 
 
 def _chance(state: FightinState, phase: int, seat: int, after: int) -> None:
+    """Sets up a chance node; its outcomes are the legal set, computed here once."""
     state.phase = phase
     state.player = seat
     state.step = after
+    state._legal = state._chance_actions()
 
 
 def _ask(state: FightinState, kind: int, seat: int, after: int) -> None:
@@ -194,64 +245,68 @@ def _ask(state: FightinState, kind: int, seat: int, after: int) -> None:
     legal = options(state)
     if len(legal) > 1:
         state.phase = CHOOSE
-        state._legal = tuple(legal)  # the decision's legal set: computed once
+        state._legal = legal  # the decision's legal set: computed once
         return
     if legal:
         effect(state, legal[0])
     state.kind = -1
 
 
-def options(state: FightinState) -> list[int]:
-    """Returns the sorted actions of the pending decision."""
+_DISCARDS_FROM_BOARD = frozenset([DISCARD_OWN, DISCARD_OTHER, DISCARD_HIGHEST])
+
+
+def options(state: FightinState) -> tuple[int, ...]:
+    """Returns the sorted actions of the pending decision (the commonest decisions first)."""
     kind = state.kind
     seat = state.player
-    event = state.event
     if kind == PLAY:
-        base = PLACE_BASE + event * 60
-        return [base + c for c in sorted(state.hands[seat])]
-    if kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
-        cards = state.board[event * 2 + (1 - seat if kind == DISCARD_OTHER else seat)]
+        base = PLACE_BASE + state.event * 60
+        return tuple([base + c for c in sorted(state.hands[seat])])
+    if kind in _DISCARDS_FROM_BOARD:
+        cards = state.board[state.event * 2 + (1 - seat if kind == DISCARD_OTHER else seat)]
         if kind == DISCARD_HIGHEST and cards:
-            values = [value(state, c) for c in cards]
-            top = max(values)
-            cards = [c for c, v in zip(cards, values, strict=True) if v == top]
-        return [DISCARD_BASE + c for c in sorted(cards)]
+            values = _values(state)
+            top = max([values[c] for c in cards])
+            cards = [c for c in cards if values[c] == top]
+        return tuple([DISCARD_BASE + c for c in sorted(cards)])
+    if kind == SCARPER:
+        return tuple([SCARPER_BASE + c for c in sorted(state.board[STEAL * 2 + seat])])
+    if kind == TAKE_YELLOWS:
+        return (TAKE_YELLOW, DONE) if state.stock[YELLOW] else (DONE,)
+    if kind == STEAL_AWARDS:
+        return _steal_options(state, seat)
     if kind == KILL or kind == DISCARD_MONSTER:
         monsters = state.monsters
         if state.gonagal < 0:  # F4: the lowest (kill) or the highest (clobbered) by value
-            values = monster_values(monsters)
-            aim = min(values) if kind == KILL else max(values)
-            monsters = [m for m, v in zip(monsters, values, strict=True) if v == aim]
+            worth = monster_values(monsters)
+            aim = min(worth) if kind == KILL else max(worth)
+            monsters = [m for m, v in zip(monsters, worth, strict=True) if v == aim]
         base = KILL_BASE if kind == KILL else DISCARD_BASE
-        return [base + m for m in sorted(monsters)]
-    if kind == STEAL_AWARDS:
-        return _steal_options(state, seat)
-    if kind == TAKE_YELLOWS:
-        return [TAKE_YELLOW, DONE] if state.stock[YELLOW] else [DONE]
-    if kind == SCARPER:
-        return [SCARPER_BASE + c for c in sorted(state.board[STEAL * 2 + seat])]
+        return tuple([base + m for m in sorted(monsters)])
     if kind == NAME_COLOUR:  # F16: a colour whose Wee Lawyer the caught player does not hold
-        return [NAME_BASE + colour for colour in range(5) if state.wee[colour] != 1 - seat]
+        return tuple([NAME_BASE + colour for colour in range(5) if state.wee[colour] != 1 - seat])
     if kind == DROP_COLOUR:
         points = _points(state, seat)
         top = max(points)
-        return [DROP_BASE + colour for colour in range(5) if points[colour] == top]
-    return []
+        return tuple([DROP_BASE + colour for colour in range(5) if points[colour] == top])
+    return ()
 
 
-def _steal_options(state: FightinState, seat: int) -> list[int]:
+def _steal_options(state: FightinState, seat: int) -> tuple[int, ...]:
     other = 1 - seat
-    legal = []
-    if state.taken == 0:
-        legal = sorted(STEAL_FROM_BASE + c for c in state.board[STEAL * 2 + other] if _loot_count(state, c))
-    if not legal and not any(_loot_count(state, c) for c in state.board[STEAL * 2 + other]):
-        legal = [STEAL_COLOUR_BASE + colour for colour in range(5) if state.awards[other * 5 + colour]]
+    loot = state.loot
+    laden = [c for c in state.board[STEAL * 2 + other] if any(loot[c * 5 : c * 5 + 5])]
+    if laden:  # the loot of one opposing thief, while nothing is taken yet
+        legal = sorted([STEAL_FROM_BASE + c for c in laden]) if state.taken == 0 else []
+    else:  # else awards straight from the opponent
+        awards = state.awards
+        legal = [STEAL_COLOUR_BASE + colour for colour in range(5) if awards[other * 5 + colour]]
     legal.append(DONE)
-    return legal
+    return tuple(legal)
 
 
 def effect(state: FightinState, action: int) -> None:
-    """Carries out the chosen option of the pending decision."""
+    """Carries out the chosen option of the pending decision (the commonest decisions first)."""
     kind = state.kind
     seat = state.player
     if kind == PLAY:
@@ -262,21 +317,16 @@ def effect(state: FightinState, action: int) -> None:
         if state.trail is not None:
             state.trail.append((seat, state.round, event, card))
         state._log = Event(state._log, seat, _PLACES[event], _PLACED[seat][event][card])
-    elif kind == KILL:
-        _kill(state, seat, action - KILL_BASE)
-    elif kind == DISCARD_MONSTER:
-        card = action - DISCARD_BASE
-        state.monsters.remove(card)
-        state.monster_discards.append(card)
-        _act(state, seat, f"discards monster {_TEXT[card]}")
-    elif kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
+    elif kind in _DISCARDS_FROM_BOARD:
         card = action - DISCARD_BASE
         _discard(state, card)
-        _act(state, seat, f"discards {NOUNS[state.event]} {_TEXT[card]}")
-    elif kind == STEAL_AWARDS:
-        _steal(state, seat, action)
+        _act(state, seat, _DISCARDS[state.event][card])
+    elif kind == SCARPER:
+        card = action - SCARPER_BASE
+        _act(state, seat, _SCARPERS[card], _SCARPERS_OFF[seat][card])
+        _deposit(state, card)
+        _discard(state, card)
     elif kind == TAKE_YELLOWS:
-        thief = _TEXT[state.second]
         if action == DONE:
             _act(state, seat, f"takes {'no more yellow awards' if state.taken else 'no yellow award'}", "")
             state.taken = _STOPPED
@@ -284,17 +334,16 @@ def effect(state: FightinState, action: int) -> None:
             state.taken += 1
             state.stock[YELLOW] -= 1
             state.loot[state.second * 5 + YELLOW] += 1
-            _act(
-                state,
-                seat,
-                f"takes a yellow award from stock with thief {thief}",
-                f"seat {seat}'s thief {thief} takes a yellow award from stock",
-            )
-    elif kind == SCARPER:
-        card = action - SCARPER_BASE
-        _act(state, seat, f"sends thief {_TEXT[card]} to scarper", f"seat {seat}'s thief {_TEXT[card]} scarpers off")
-        _deposit(state, card)
-        _discard(state, card)
+            _act(state, seat, _TAKES_YELLOW[state.second], _TAKES_YELLOW_LINE[seat][state.second])
+    elif kind == STEAL_AWARDS:
+        _steal(state, seat, action)
+    elif kind == KILL:
+        _kill(state, seat, action - KILL_BASE)
+    elif kind == DISCARD_MONSTER:
+        card = action - DISCARD_BASE
+        state.monsters.remove(card)
+        state.monster_discards.append(card)
+        _act(state, seat, f"discards monster {_TEXT[card]}")
     elif kind == NAME_COLOUR:
         _act(state, seat, f"names {COLOURS[action - NAME_BASE]}", "")
         _take_wee_lawyer(state, 1 - seat, action - NAME_BASE)
@@ -332,19 +381,20 @@ def _draws(state: FightinState) -> None:
 
 def _start_round(state: FightinState) -> None:
     state.round += 1
-    _note(state, f"round {state.round}")
+    _note(state, _ROUND_STARTS[state.round])
     state.step = PLACES
 
 
 def _places(state: FightinState) -> None:
     """F2: seat 0 then seat 1 places one hand card face down at each event, in event order."""
+    hands = state.hands
     for seat in (0, 1):
-        if state.hands[seat]:
-            for event in range(3):
-                if state.down[event * 2 + seat] < 0:
-                    state.event = event
-                    _ask(state, PLAY, seat, PLACES)
-                    return
+        if hands[seat]:
+            slots = state.down[seat::2]  # the seat's face-down card at each event, -1 where none yet
+            if -1 in slots:
+                state.event = slots.index(-1)
+                _ask(state, PLAY, seat, PLACES)
+                return
     state.step = FIGHT_START
 
 
@@ -352,14 +402,16 @@ def _reveal(state: FightinState, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
     state.lead = -1
+    down = state.down
     gonagals = []
     shown = []
     for seat in (0, 1):
-        card = state.down[event * 2 + seat]
+        at = event * 2 + seat
+        card = down[at]
         if card < 0:
             continue
-        state.down[event * 2 + seat] = -1
-        state.board[event * 2 + seat].append(card)
+        down[at] = -1
+        state.board[at].append(card)
         shown.append(_SHOWN[seat][card])
         state._log = Event(state._log, seat, _TURNED_OVER[event][card], None)
         if card == GONAGAL[seat] and state.wee[WHITE] != seat:  # F3: under the white Wee Lawyer it is a 0
@@ -388,7 +440,8 @@ def _fight_start(state: FightinState) -> None:
         state.lead = state.gonagal
         _chance(state, FLIP, state.lead, FIGHT_GONAGAL_KILL)
         return
-    sums = [sum(value(state, c) for c in state.board[FIGHT * 2 + seat]) for seat in (0, 1)]
+    values = _values(state)
+    sums = (_total(values, state.board[FIGHT * 2]), _total(values, state.board[FIGHT * 2 + 1]))
     if sums[0] == sums[1]:  # F4: each discards their highest fighter; no monster is flipped
         _note(state, f"the fighters tie at {sums[0]}: nobody fights the monsters")
         _ask(state, DISCARD_HIGHEST, 0, FIGHT_TIE)
@@ -404,7 +457,7 @@ def _fight_tie(state: FightinState) -> None:
 
 def _fight_resolve(state: FightinState) -> None:
     lead = state.lead
-    fighters = sum(value(state, c) for c in state.board[FIGHT * 2 + lead])
+    fighters = _total(_values(state), state.board[FIGHT * 2 + lead])
     monsters = sum(monster_values(state.monsters))
     if fighters >= monsters:
         _note(state, f"{fighters} against {monsters}: seat {lead} kills a monster")
@@ -417,7 +470,7 @@ def _fight_resolve(state: FightinState) -> None:
 def _kill(state: FightinState, seat: int, card: int) -> None:
     state.monsters.remove(card)
     state.monster_discards.append(card)
-    _act(state, seat, f"kills {_TEXT[card]}")
+    _act(state, seat, _KILLS[card])
     if box.is_trilithon_card(card):  # the bonus award of the trilithon card's colour
         _give(state, seat, _COLOUR[card], _multiplier(state))
 
@@ -465,15 +518,15 @@ def _drink_start(state: FightinState) -> None:
         state.lead = state.gonagal
         _ask(state, DISCARD_OTHER, state.lead, DRINK_GONAGAL_END)
         return
-    drinkers = [(value(state, c), seat) for seat in (0, 1) for c in state.board[DRINK * 2 + seat]]
-    top = max(v for v, _ in drinkers)
-    holders = {seat for v, seat in drinkers if v == top}
-    if len(holders) == 2:  # F5: both players hold the biggest drinker
+    values = _values(state)
+    drinkers = [(values[c], seat) for seat in (0, 1) for c in state.board[DRINK * 2 + seat]]
+    top, lead = max(drinkers)  # the biggest drinker and its owner
+    if (top, 1 - lead) in drinkers:  # F5: both players hold the biggest drinker
         _note(state, f"a tie for biggest drinker at {top}; the awards stay on the altar")
         _ask(state, DISCARD_HIGHEST, 0, DRINK_TIE)
         return
-    lead = state.lead = holders.pop()
-    total = sum(v for v, _ in drinkers)
+    state.lead = lead
+    total = _total(values, state.board[DRINK * 2]) + _total(values, state.board[DRINK * 2 + 1])
     if total < 50:
         _note(state, f"{total} drinks: buy another round")
         _ask(state, DISCARD_OWN, lead, DRINK_OTHER_DISCARDS)
@@ -521,11 +574,12 @@ def _drink_gonagal_end(state: FightinState) -> None:
 
 def _rank(state: FightinState) -> tuple[int, int]:
     """F6: the highest and second-highest thief cards (-1 where tied thieves cancel)."""
-    thieves = [(value(state, c), c) for seat in (0, 1) for c in state.board[STEAL * 2 + seat]]
+    values = _values(state)
+    thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
+    levels = [values[c] for c in thieves]
     places = []
-    for v in sorted({v for v, _ in thieves}, reverse=True)[:2]:
-        holders = [c for w, c in thieves if w == v]
-        places.append(holders[0] if len(holders) == 1 else -1)
+    for v in sorted(set(levels), reverse=True)[:2]:
+        places.append(thieves[levels.index(v)] if levels.count(v) == 1 else -1)
     places += [-1] * (2 - len(places))
     return places[0], places[1]
 
@@ -537,9 +591,10 @@ def _steal_start(state: FightinState) -> None:
         _steal_gonagal(state)
         return
     state.high, state.second = _rank(state)
-    for place, card in (("highest", state.high), ("second-highest", state.second)):
-        if card >= 0:
-            _note(state, f"the {place} thief is seat {OWNER[card]}'s {_TEXT[card]}")
+    if state.high >= 0:
+        _note(state, _RANKED[0][state.high])
+    if state.second >= 0:
+        _note(state, _RANKED[1][state.second])
     state.step = STEAL_HIGH
 
 
@@ -581,21 +636,23 @@ def _steal_second(state: FightinState) -> None:
 
 def _move_lawyer(state: FightinState) -> None:
     """F8: one space down per award on the thieves; 1 wraps to 30."""
-    moves = sum(_loot_count(state, c) for i in (STEAL * 2, STEAL * 2 + 1) for c in state.board[i])
+    loot = state.loot
+    moves = sum([sum(loot[c * 5 : c * 5 + 5]) for c in state.board[STEAL * 2] + state.board[STEAL * 2 + 1]])
     state.lawyer = (state.lawyer - 1 - moves) % 30 + 1
-    _note(state, f"the Big Lawyer moves {moves} to {state.lawyer} ({box.colour_of(state.lawyer)})")
+    _note(state, f"the Big Lawyer moves {moves} to {_LAWYER_SPACES[state.lawyer]}")
 
 
 def _steal_lawyer(state: FightinState) -> None:
     state.high = state.second = -1  # the steals are over
     _move_lawyer(state)
     # F15: the Habeascorpus test on card values (F3).
-    caught = [(value(state, c), c) for i in (STEAL * 2, STEAL * 2 + 1) for c in state.board[i]]
-    caught = [(v, c) for v, c in caught if v >= state.lawyer]
+    values = _values(state)
+    lawyer = state.lawyer
+    caught = [(values[c], c) for c in state.board[STEAL * 2] + state.board[STEAL * 2 + 1] if values[c] >= lawyer]
     if caught:
-        low = min(v for v, _ in caught)
+        low = min(caught)[0]
         lowest = [c for v, c in caught if v == low]
-        most = max(_loot_count(state, c) for c in lowest)
+        most = max([_loot_count(state, c) for c in lowest])
         for card in lowest:
             if _loot_count(state, card) == most:
                 state.habeas[OWNER[card]] = 1

@@ -59,6 +59,9 @@ _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
 """The record's texts of a draw (G6): every seat's, and the drawer's own (shared, never changed)."""
 _NEXT_MONSTER: tuple[str, ...] = tuple(f"the next monster is {text}" for text in box.CARD_TEXT)
 
+_DECK_DRAWS: tuple[tuple[int, ...], ...] = tuple(tuple(c + DRAW_BASE for c in deck) for deck in DECKS)
+"""The outcomes of a draw from each seat's whole deck."""
+
 Lines = tuple[Any, str | tuple[int, str]] | None
 """The game log: (the lines before, the newest line), or None for none. A line (seat, text) is
 written ``seat N text`` when the log is read (view.log_lines)."""
@@ -74,6 +77,7 @@ class FightinState(State):
         "altar",
         "awards",
         "board",
+        "deck_draws",
         "decks",
         "discards",
         "down",
@@ -116,6 +120,7 @@ class FightinState(State):
         self.rounds: int = game.settings["rounds"]  # the last round (7; the designer option rounds)
         self.hands: list[list[int]] = [[], []]
         self.decks: list[list[int]] = [list(DECKS[0]), list(DECKS[1])]
+        self.deck_draws: list[tuple[int, ...]] = list(_DECK_DRAWS)  # kept with the decks (_deal_from_deck)
         self.board: list[list[int]] = [[] for _ in range(6)]  # face-up cards, index event * 2 + seat
         self.down: list[int] = [-1] * 6  # the face-down newcomer, index event * 2 + seat
         self.monsters: list[int] = []
@@ -151,20 +156,21 @@ class FightinState(State):
             return TERMINAL
         return CHANCE
 
-    def _legal_actions(self) -> list[int]:
+    def _legal_actions(self) -> tuple[int, ...]:
         return events.options(self)
 
     uniform_chance = True  # G1: every deal, draw and flip is uniform over its deck
 
-    def _chance_actions(self) -> list[int]:
-        # The decks are kept sorted by card id, so the outcomes come out sorted.
+    def _chance_actions(self) -> tuple[int, ...]:
+        # The decks are kept sorted by card id, so the outcomes come out sorted. The rules hand
+        # them over as the legal set when they set up a chance node (events._chance).
         phase = self.phase
         if phase == DEAL:  # F1: a Gonagal dealt face up goes back; so the deal is uniform over the rest
             gonagal = GONAGAL[self.player]
-            return [c + DEAL_BASE for c in self.decks[self.player] if c != gonagal]
+            return tuple([c + DEAL_BASE for c in self.decks[self.player] if c != gonagal])
         if phase == DRAW:
-            return [c + DRAW_BASE for c in self.decks[self.player]]
-        return [c + FLIP_BASE for c in self.monster_deck]
+            return self.deck_draws[self.player]
+        return tuple([c + FLIP_BASE for c in self.monster_deck])
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -174,6 +180,9 @@ class FightinState(State):
             seat = self.player
             card = action - DRAW_BASE
             self.decks[seat].remove(card)
+            draws = self.deck_draws[seat]  # this draw's outcomes; the next draw's are the rest (see _deal_from_deck)
+            at = draws.index(action)
+            self.deck_draws[seat] = draws[:at] + draws[at + 1 :]
             self.hands[seat].append(card)
             if self.trail is not None:
                 self.trail.append((seat, self.round, -1, card))
@@ -181,7 +190,7 @@ class FightinState(State):
         elif phase == DEAL:
             seat = self.player
             card = action - DEAL_BASE
-            self.decks[seat].remove(card)
+            self._deal_from_deck(seat, card)
             self.board[self.event * 2 + seat].append(card)
             self._record(CHANCE, f"seat {seat} deals {box.CARD_TEXT[card]} face up to {TITLES[self.event]}")
         else:
@@ -197,6 +206,18 @@ class FightinState(State):
         self.kind = -1
         events.run(self)
 
+    def _deal_from_deck(self, seat: int, card: int) -> None:
+        """Takes ``card`` out of the seat's deck, and its draw out of the deck's draw outcomes (as a
+        draw does): these are kept with the deck so that a draw does not list the deck again."""
+        self.decks[seat].remove(card)
+        draws = self.deck_draws[seat]
+        at = draws.index(card + DRAW_BASE)
+        self.deck_draws[seat] = draws[:at] + draws[at + 1 :]
+
+    def _list_deck_draws(self) -> None:
+        """Lists each deck's draw outcomes afresh (decks set from outside the rules)."""
+        self.deck_draws = [tuple([c + DRAW_BASE for c in deck]) for deck in self.decks]
+
     def _copy(self) -> FightinState:
         new = FightinState.__new__(FightinState)
         new.game = self.game
@@ -209,6 +230,7 @@ class FightinState(State):
         new.rounds = self.rounds
         new.hands = [self.hands[0][:], self.hands[1][:]]
         new.decks = [self.decks[0][:], self.decks[1][:]]
+        new.deck_draws = self.deck_draws[:]
         new.board = [cards[:] for cards in self.board]
         new.down = self.down[:]
         new.monsters = self.monsters[:]
@@ -332,6 +354,7 @@ class FightinState(State):
         for at, slot in enumerate(slots):
             new.down[slot] = pool[size + at]
         new.decks[other] = sorted(pool[size + len(slots) :])
+        new._list_deck_draws()
         return new
 
     # -- JSON ------------------------------------------------------------------------
@@ -341,6 +364,7 @@ class FightinState(State):
 
     def _load(self, fields: Mapping[str, Any]) -> None:
         view.load(self, fields)
+        self._list_deck_draws()
 
 
 class Fightin(Game):

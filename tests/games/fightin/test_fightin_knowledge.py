@@ -22,7 +22,7 @@ from positions import fightin_position
 
 import henge
 from henge.engine import State, StateFormatError
-from henge.games.fightin.parts import CHOOSE, DRAW, PLAY
+from henge.games.fightin.parts import CHOOSE, DRAW, DRAW_BASE, PLAY
 
 GAME = henge.load("fightin")
 HANDS = (["5d", "7d", "8d", "9d", "10d"], ["5n", "7n", "8n", "9n", "10n"])
@@ -234,6 +234,49 @@ def test_G6_a_state_set_up_without_its_history_redeals_what_the_seat_cannot_see(
 
 
 # -- loading (G7) ----------------------------------------------------------------------------
+
+
+def _step_checking_draws(state: State, rng: random.Random) -> int:
+    """Applies a random action; at a draw, first checks that its outcomes are the drawer's deck as
+    it stands (returns 1, else 0)."""
+    checked = 0
+    if state.phase == DRAW:  # type: ignore[attr-defined]
+        deck = state.decks[state.player]  # type: ignore[attr-defined]
+        assert [a for a, _ in state.chance_outcomes()] == [DRAW_BASE + c for c in sorted(deck)]
+        checked = 1
+    legal = state.legal_actions()
+    state.apply_action(legal[int(rng.random() * len(legal))])
+    return checked
+
+
+def _draws_are_the_deck_to_the_end(state: State, rng: random.Random) -> int:
+    """Plays ``state`` on at random, a clone of it now and then one step ahead (unseen by the
+    state), checking every draw of both; returns the draws checked."""
+    checked = 0
+    while not state.is_terminal():
+        if rng.random() < 0.3:
+            _step_checking_draws(state.clone(), rng)
+        checked += _step_checking_draws(state, rng)
+    return checked
+
+
+def test_G1_a_draw_is_uniform_over_the_deck_as_it_stands_after_loads_clones_and_resamples():
+    # The draw outcomes are kept with each deck rather than listed at every draw: they must follow
+    # the deck wherever it is set from outside the play (a state loaded or re-dealt).
+    for seed in range(3):
+        rng = random.Random(seed)
+        assert _draws_are_the_deck_to_the_end(GAME.new_initial_state(), rng) > 30
+        state = random_state(seed, placing(1, 3))
+        data = json.loads(json.dumps(state.to_json()))
+        data["history"] = []  # loaded as it stands, not replayed
+        loaded = GAME.state_from_json(data)
+        assert _draws_are_the_deck_to_the_end(loaded.clone(), rng) > 10
+        for seat in (0, 1):
+            redealt = loaded.resample_from_infostate(seat, random.Random(seed))
+            assert redealt.decks[1 - seat] != state.decks[1 - seat]  # type: ignore[attr-defined]
+            assert _draws_are_the_deck_to_the_end(redealt, rng) > 10
+            replayed = state.resample_from_infostate(seat, random.Random(seed))
+            assert _draws_are_the_deck_to_the_end(replayed, rng) > 10
 
 
 def test_G7_a_state_at_round_0_once_the_set_up_is_done_is_refused():
