@@ -88,6 +88,12 @@ def runner_text(progress: int, end: int) -> str:
     return f"bluestone {stone_at(end, progress)}"
 
 
+RUNNER_TEXTS: dict[int, tuple[str, ...]] = {
+    end: tuple(runner_text(p, end) for p in (range(HORSESHOE) if end == 0 else range(ALTAR + 1))) for end in (0, *ENDS)
+}
+"""``runner_text`` as tables: per horseshoe end (0 before entering), the text of each progress."""
+
+
 def parse_runner(text: object, end: int) -> int:
     """Returns the progress of a runner written ``text`` who entered the horseshoe at ``end`` (0: not yet)."""
     if text == "altar":
@@ -177,76 +183,186 @@ _SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 """The non-empty subsets of ``range(size)`` for each hand size (hands hold at most three cards)."""
 
 
-def _subset_sums(values: list[int]) -> set[int]:
-    """Returns the sums of the non-empty subsets of ``values`` (hands hold at most three cards)."""
-    size = len(values)
-    if size == 3:
-        a, b, c = values
-        return {a, b, c, a + b, a + c, b + c, a + b + c}
-    if size == 2:
-        a, b = values
-        return {a, b, a + b}
-    if size == 1:
-        return {values[0]}
-    return {sum(values[b] for b in subset) for subset in _SUBSETS[size]}
-
-
-_COLOUR_SPACES = tuple(tuple(range(COLOURED + c, NUMBERED, 6)) for c in range(6))
-_BLUESTONE_SPACES = tuple(range(HORSESHOE, SPACES))
+_NUMBER_CARDS = box.TRILITHON_CARD_BASE
 _RING = box.RING_SPACES
+_INNER_WINDOWS = box.INNER_STONES - 3
+"""Inner trilithons: four stones from 1 night (0) .. 29 night (56)."""
+
+# --- the placements a hand can pay for (Placements) -------------------------------------------
+#
+# A set of target indices is a bit mask (bit i: target index i; a trilithon's targets are
+# counted from the first of its colour). What a hand pays for is the union of what each of its
+# cards, each pair and all three pay for; what is open to a seat is what no other piece covers.
+# Both are a few operations on masks made once, read off a byte at a time from tables of the
+# actions each byte's bits stand for.
 
 
-def block_targets(hand: list[int], cover: list[int], seat: int, offset: int = 0) -> list[int]:
-    """Returns the target indices a seat can place a block on with ``hand`` (sorted), each
-    plus ``offset`` (the rules ask for action ids).
+def _bits(indices: list[int] | range | tuple[int, ...]) -> int:
+    mask = 0
+    for i in indices:
+        mask |= 1 << i
+    return mask
 
-    A bar's or disk's target index is the id of its space. A space is open to a piece
-    when it is empty or holds that same piece (which is then moved, D8).
+
+def _paid_by_sum(total: int, phase: int, trilithon: bool) -> int:
+    """Returns the targets that number cards summing to ``total`` pay for (D8: sums 1..30, no wrap).
+
+    ``phase`` is that of every card (box.NIGHT or box.DAY), or -1 when they mix: only cards of
+    one phase pay for inner stones; the inner stone of number n is 2 (n - 1) + 1 by day, 2 (n - 1)
+    by night. A bar or disk (a numbered space, an inner stone), or a trilithon's own targets (the
+    coloured and numbered spaces of ``total``, the four inner stones from that stone on).
     """
-    tri_base = box.TRILITHON_CARD_BASE
-    number = box.CARD_NUMBER
-    is_day = box.CARD_IS_DAY
-    card_colour = box.CARD_COLOUR
-    values: list[int] = []
-    day: list[int] = []
-    night: list[int] = []
-    colours: set[int] = set()
-    for c in hand:
-        if c < tri_base:
-            v = number[c]
-            values.append(v)
-            (day if is_day[c] else night).append(v)
-            colours.add(card_colour[c])
-    # D8: sums 1..30, no wrap. The inner stone of number n is 2 (n - 1) + 1 by day, 2 (n - 1) by night.
-    any_sums = [n for n in _subset_sums(values) if n <= _RING]
-    phased = [2 * n - 1 for n in _subset_sums(day) if n <= _RING]
-    phased += [2 * n - 2 for n in _subset_sums(night) if n <= _RING]
-    ok = (EMPTY, seat)
-    found = [offset + s for colour in colours for s in _COLOUR_SPACES[colour] if cover[s] in ok]
-    found += [offset + NUMBERED - 1 + n for n in any_sums if cover[NUMBERED - 1 + n] in ok]
-    found += [offset + INNER + i for i in phased if cover[INNER + i] in ok]
-    if hand:
-        found += [offset + s for s in _BLUESTONE_SPACES if cover[s] in ok]
-    for card in hand:
-        if card < tri_base:
-            continue
-        c = card - tri_base
-        base = offset + _TRI + c * _TRI_SPAN
-        mine = (EMPTY, TRILITHON + c)
-        found += [base + n - 1 for n in any_sums if cover[COLOURED + n - 1] in mine and cover[NUMBERED + n - 1] in mine]
-        for i in phased:
-            if i <= 56:
-                at = INNER + i
-                if cover[at] in mine and cover[at + 1] in mine and cover[at + 2] in mine and cover[at + 3] in mine:
-                    found.append(base + 30 + i)
-        if len(hand) >= 3:  # the text: both other cards are sacrificed
-            run = 0  # open bluestones in a row, ending at the one looked at
-            for k in range(1, box.BLUESTONES + 1):
-                run = run + 1 if cover[BLUESTONE + k] in mine else 0
-                if run >= 3:  # bluestones k - 2 .. k, the first of them 1..17
-                    found.append(base + 87 + k - 3)
-    found.sort()
+    if total > _RING:
+        return 0
+    stone = 2 * (total - 1) + phase if phase >= 0 else -1
+    if not trilithon:
+        return _bits([_BAR_NUMBERED + total - 1] + ([_DISK_INNER + stone] if stone >= 0 else []))
+    return _bits([total - 1] + ([30 + stone] if 0 <= stone < _INNER_WINDOWS else []))
+
+
+def _paid(cards: tuple[int, ...], trilithon: bool) -> int:
+    """Returns the targets the sum of ``cards`` pays for (none if one is a trilithon card: no number, D8)."""
+    if any(c >= _NUMBER_CARDS for c in cards):
+        return 0
+    days = {box.CARD_IS_DAY[c] for c in cards}
+    phase = int(days.pop()) if len(days) == 1 else -1
+    return _paid_by_sum(sum(box.CARD_NUMBER[c] for c in cards), phase, trilithon)
+
+
+_DECK = range(box.DECK_SIZE)
+_SINGLE: tuple[int, ...] = tuple(
+    _bits(range(_DISK_BLUE, _TRI))  # D8: a disk on any bluestone for any one card
+    | (_paid((c,), False) | _bits(range(box.CARD_COLOUR[c], NUMBERED, 6)) if c < _NUMBER_CARDS else 0)
+    for c in _DECK
+)
+"""Per card: the bars and disks it pays for alone (a bar on a coloured space: one card of its colour)."""
+_PAIR: tuple[tuple[int, ...], ...] = tuple(tuple(_paid((a, b), False) for b in _DECK) for a in _DECK)
+"""Per two cards: the bars and disks their sum pays for."""
+_DUO: tuple[tuple[int, ...], ...] = tuple(tuple(_SINGLE[a] | _SINGLE[b] | _PAIR[a][b] for b in _DECK) for a in _DECK)
+"""Per two cards: the bars and disks they pay for, alone or together."""
+_TRIPLE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_paid_by_sum(total, phase, False) for total in range(3 * _RING + 1)) for phase in (-1, box.NIGHT, box.DAY)
+)
+"""Per phase + 1 (-1: mixed) and sum of three number cards: the bars and disks it pays for."""
+_TRI_SINGLE: tuple[int, ...] = tuple(_paid((c,), True) for c in _DECK)
+_TRI_PAIR: tuple[tuple[int, ...], ...] = tuple(tuple(_paid((a, b), True) for b in _DECK) for a in _DECK)
+"""The same for a trilithon's own targets (its card and at most two number cards)."""
+_TRI_BLUESTONES = _bits(range(30 + _INNER_WINDOWS, _TRI_SPAN))
+"""A trilithon's three-bluestone targets: both other cards are sacrificed (a hand of three)."""
+_SPACE_BIT: tuple[int, ...] = tuple(1 << s for s in range(SPACES))
+TARGET_SPACES: tuple[int, ...] = tuple(_bits(t.spaces) for t in TARGETS)
+"""Per target index: the spaces it covers, as bits of space ids."""
+_M30 = (1 << 30) - 1
+_M57 = (1 << _INNER_WINDOWS) - 1
+_M17 = (1 << 17) - 1
+
+
+def covered_spaces(cover: list[int]) -> int:
+    """Returns the spaces under a piece of a block list, as bits of space ids."""
+    return _bits([s for s, code in enumerate(cover) if code != EMPTY])
+
+
+def _trilithon_open(covered: int) -> int:
+    """Returns a trilithon's targets over none of the ``covered`` spaces (bits counted from its first)."""
+    free = ~covered
+    inner = free >> INNER
+    bluestones = free >> HORSESHOE
+    pairs = free & free >> NUMBERED & _M30  # the coloured space and the numbered space below it
+    fours = inner & inner >> 1 & inner >> 2 & inner >> 3 & _M57
+    threes = bluestones & bluestones >> 1 & bluestones >> 2 & _M17
+    return pairs | fours << 30 | threes << 30 + _INNER_WINDOWS
+
+
+_Bytes = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def _byte_tables(first: int, size: int) -> _Bytes:
+    """Per byte of a ``size``-bit mask and its value: the numbers ``first`` + bit of its bits, ascending."""
+    return tuple(
+        tuple(tuple(first + k + b for b in range(8) if value >> b & 1) for value in range(256))
+        for k in range(0, size, 8)
+    )
+
+
+def _read(mask: int, tables: _Bytes) -> list[int]:
+    """Returns the numbers of the bits of ``mask`` (see _byte_tables), ascending."""
+    found: list[int] = []
+    for table, byte in zip(tables, mask.to_bytes(len(tables), "little"), strict=True):
+        found += table[byte]
     return found
+
+
+class Placements:
+    """The block placements a seat can pay for and that are open to it (D8), as actions
+    ``offset`` + target index (the rules ask for action ids); the tables are made once."""
+
+    def __init__(self, offset: int) -> None:
+        self.bars_and_disks = _byte_tables(offset, _TRI)
+        self.trilithons = tuple(_byte_tables(offset + _TRI + k * _TRI_SPAN, _TRI_SPAN) for k in range(5))
+
+    def targets(self, hand: list[int], covered: int, own: tuple[int, int], trilithons: list[int]) -> list[int]:
+        """Returns the placements a seat can pay for with ``hand`` and that are open to it, sorted.
+
+        ``covered`` holds the spaces under a piece (bits of space ids), ``own`` the seat's bar and
+        disk spaces (-1 in stock), ``trilithons`` each colour's target index (-1 in the centre). A
+        bar's or disk's target index is the id of its space. A space is open to a piece when it is
+        empty or holds that same piece (which is then moved, D8).
+        """
+        size = len(hand)
+        if size == 3:
+            a, b, c = hand
+            paid = _DUO[a][b] | _SINGLE[c] | _PAIR[a][c] | _PAIR[b][c]
+            if a < _NUMBER_CARDS and b < _NUMBER_CARDS and c < _NUMBER_CARDS:
+                day = box.CARD_IS_DAY[a]
+                phase = int(day) if day == box.CARD_IS_DAY[b] == box.CARD_IS_DAY[c] else -1
+                paid |= _TRIPLE[phase + 1][box.CARD_NUMBER[a] + box.CARD_NUMBER[b] + box.CARD_NUMBER[c]]
+        elif size == 2:
+            a, b = hand
+            paid = _DUO[a][b]
+        elif size == 1:
+            paid = _SINGLE[hand[0]]
+        else:
+            return []
+        bar, disk = own
+        closed = covered
+        if bar >= 0:
+            closed ^= _SPACE_BIT[bar]  # the seat's own bar lies there
+        if disk >= 0:
+            closed ^= _SPACE_BIT[disk]
+        found = _read(paid & ~closed, self.bars_and_disks)
+        if max(hand) >= _NUMBER_CARDS:  # a trilithon card
+            if size == 3:
+                paid = _TRI_SINGLE[a] | _TRI_SINGLE[b] | _TRI_SINGLE[c] | _TRI_BLUESTONES
+                paid |= _TRI_PAIR[a][b] | _TRI_PAIR[a][c] | _TRI_PAIR[b][c]
+            elif size == 2:
+                paid = _TRI_SINGLE[a] | _TRI_SINGLE[b] | _TRI_PAIR[a][b]
+            else:
+                paid = 0
+            for card in sorted(hand):
+                if card >= _NUMBER_CARDS:
+                    colour = card - _NUMBER_CARDS
+                    placed = trilithons[colour]
+                    mine = TARGET_SPACES[placed] if placed >= 0 else 0  # this colour's trilithon is moved
+                    found += _read(paid & _trilithon_open(covered & ~mine), self.trilithons[colour])
+        return found
+
+
+def paying_cards(target: Target, hand: list[int], table: list[int]) -> list[int] | None:
+    """Returns the hand cards in any of the ways to finish paying for ``target`` (sorted), or None
+    once the cards on the table pay for it: the cards of :func:`completions`, read without listing
+    every way where one card of the hand, or of its colour, is what is asked."""
+    need = target.need
+    if need == NEED_ONE:
+        return None if table else sorted(hand)
+    if need == NEED_COLOUR:
+        if table:
+            return None
+        colour = box.CARD_COLOUR
+        return sorted([c for c in hand if c < _NUMBER_CARDS and colour[c] == target.value])
+    options = completions(target, hand, table)
+    if options == [()]:
+        return None
+    return sorted({c for option in options for c in option})
 
 
 def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple[int, ...]]:
@@ -313,6 +429,27 @@ def coloured_way(cover: list[int], seat: int, start: int, colour: int) -> tuple[
     return destination, way
 
 
+_COLOURED_DESTINATION = tuple(
+    tuple(
+        NUMBERED if n is None else COLOURED + n - 1 for n in [box.next_coloured_space(start + 1, c) for c in range(6)]
+    )
+    for start in range(NUMBERED)
+)
+"""Per coloured space id and colour: the destination of :func:`coloured_way`."""
+
+
+def coloured_need(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, int]:
+    """Returns the destination of a coloured-ring move (D2) and the extra cards of ``colour`` that
+    pass every block in the way (D5): :func:`coloured_way` with the costs of the way summed."""
+    destination = _COLOURED_DESTINATION[start][colour]
+    need = 0
+    for space in range(start + 1, destination if destination < NUMBERED else NUMBERED):
+        code = cover[space]
+        if code != EMPTY and code != seat:
+            need += 2 if code >= TRILITHON else 1  # extra_cost
+    return destination, need
+
+
 def coloured_move(cover: list[int], seat: int, start: int, colour: int, paid: int) -> int:
     """Returns where a coloured-ring move ends when ``paid`` extra cards of ``colour`` were played (D5)."""
     destination, way = coloured_way(cover, seat, start, colour)
@@ -341,6 +478,8 @@ def ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> 
     (D6); a block entered on the way is passed only if the steps also reach the
     space beyond it, otherwise the runner ends on its first space.
     """
+    if start + steps < HORSESHOE and cover[start + 1 : start + steps + 1].count(EMPTY) == steps:
+        return start + steps  # nothing in the way
     position = start
     left = steps
     exempt = cover[start] if cover[start] >= TRILITHON else EMPTY  # the trilithon under the runner at the start
@@ -356,11 +495,11 @@ def ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> 
             left -= 1
             continue
         exempt = EMPTY
-        extra = extra_cost(code, seat)
-        if not extra:
+        if code == EMPTY or code == seat:  # no extra cost
             position = ahead
             left -= 1
             continue
+        extra = extra_cost(code, seat)
         span = 1
         while code >= TRILITHON and ahead + span < HORSESHOE and cover[ahead + span] == code:
             span += 1

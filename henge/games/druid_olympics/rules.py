@@ -26,6 +26,7 @@ replays the history (docs/games/druid_olympics.md, "What each seat knows").
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations, product
 from typing import Any, cast
@@ -50,6 +51,8 @@ _MOVE = 4
 _PAY = _MOVE + box.NUMBER_CARD_COUNT
 _USE = _PAY + box.NUMBER_CARD_COUNT
 _TARGET = _USE + box.DECK_SIZE
+_USE_ACTION = tuple(_USE + c for c in box.FULL_DECK)
+_PLACEMENTS = course.Placements(_TARGET)
 _NUMBER_TEXTS = box.CARD_TEXT[: box.NUMBER_CARD_COUNT]
 _PLAYER_TEXTS = (
     ("pass", "done", "enter stone 1", "enter stone 19")
@@ -66,6 +69,20 @@ _CHANCE_TEXTS = tuple(f"draw {t}" for t in box.CARD_TEXT) + tuple(f"first seat {
 DEAL, FIRST, BLOCK, BLOCK_CARDS, MOVE, PAY, ENTER, DRAW, OVER = range(9)
 _PHASE_NAMES = ("deal", "choose first", "block", "block cards", "move", "pay", "enter", "draw", "over")
 _DECISIONS = (BLOCK, BLOCK_CARDS, MOVE, PAY, ENTER)
+_ACTOR: tuple[int | None, ...] = tuple(
+    None if phase in _DECISIONS else TERMINAL if phase == OVER else CHANCE for phase in range(len(_PHASE_NAMES))
+)
+"""Per phase: who acts, None where it is the seat ``player`` (a decision)."""
+_LATER = tuple(
+    tuple(
+        tuple(tuple((first + k) % n for k in range((seat - first) % n + 1, n)) for seat in range(n))
+        + (tuple((first + k) % n for k in range(n)),)
+        for first in range(n)
+    )
+    for n in range(6)
+)
+"""Per player count, first seat and seat: the seats after it in a round's order (from the first
+seat clockwise); at index -1, before anyone has acted in the round, all of them."""
 
 _COLOUR = box.CARD_COLOUR
 _NUMBER = box.CARD_NUMBER
@@ -85,17 +102,13 @@ _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
 Trail = tuple[Any, ...]
 
 
-def _uses(options: list[tuple[int, ...]]) -> list[int]:
-    """Returns the ``use`` actions of the hand cards in any of the ways to pay ``options``."""
-    return sorted({_USE + c for option in options for c in option})
-
-
 class DruidOlympicsState(State):
     """A Druid Olympics position: runners on the course, blocks, hands and piles."""
 
     __slots__ = (
         "bar",
         "cover",
+        "covered",
         "discard",
         "disk",
         "drained",
@@ -139,6 +152,7 @@ class DruidOlympicsState(State):
         self.disk = [-1] * n
         self.tri = [-1] * 5  # target index of each trilithon, -1 in the centre
         self.cover = [course.EMPTY] * course.SPACES
+        self.covered = 0  # the spaces under a piece, as bits of space ids (kept with cover)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.since: list[list[int]] = [[] for _ in range(n)]  # per hand card: the reshuffles before its draw
         self.shuffles = 0  # D9: how often the discard pile became the draw pile
@@ -154,24 +168,25 @@ class DruidOlympicsState(State):
     # -- the public API hooks ------------------------------------------------
 
     def current_player(self) -> int:
-        phase = self.phase
-        if phase in _DECISIONS:
-            return self.player
-        if phase == OVER:
-            return TERMINAL
-        return CHANCE
+        actor = _ACTOR[self.phase]
+        return self.player if actor is None else actor
 
     def _legal_actions(self) -> list[int]:
         phase = self.phase
         seat = self.player
         hand = self.hands[seat]
         if phase == BLOCK:
-            return [PASS, *course.block_targets(hand, self.cover, seat, _TARGET)]
+            own = (self.bar[seat], self.disk[seat])
+            return [PASS, *_PLACEMENTS.targets(hand, self.covered, own, self.tri)]
         if phase == BLOCK_CARDS:
-            return _uses(course.completions(TARGETS[self.target], hand, self.table))
+            uses = course.paying_cards(TARGETS[self.target], hand, self.table)
+            return [] if uses is None else list(map(_USE_ACTION.__getitem__, uses))
         if phase == MOVE:
-            moves = [_MOVE + c for c in sorted(hand) if c < _TRI_CARD]  # D2: trilithon cards never move
-            return [DONE if self.table else PASS, *moves]
+            legal = [DONE if self.table else PASS]
+            for card in sorted(hand):
+                if card < _TRI_CARD:  # D2: trilithon cards never move
+                    legal.append(_MOVE + card)
+            return legal
         if phase == PAY:
             colour = _COLOUR[self.table[0]]
             return [DONE] + [_PAY + c for c in sorted(hand) if c < _TRI_CARD and _COLOUR[c] == colour]
@@ -186,20 +201,42 @@ class DruidOlympicsState(State):
 
     def _apply(self, action: int) -> None:
         phase = self.phase
-        if phase == DEAL or phase == DRAW:
-            self._draw_card(action)
+        if phase == DRAW or phase == DEAL:  # a card is drawn: the commonest action, handled here
+            draw = self.draw
+            del draw[bisect_left(draw, action)]  # the pile is kept sorted
+            seat = self.player
+            hand = self.hands[seat]
+            hand.append(action)
+            self.since[seat].append(self.shuffles)
+            if self.trail is not None:
+                self.trail = (self.trail, _DRAWN, self.move_number(), seat, action)
+            self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][action])
+            if len(hand) < _HAND:
+                if not draw:
+                    self._refill_draw_pile()
+            elif phase == DRAW:
+                self._next_drawer(seat)
+            elif seat + 1 < self.n:  # the deal: three cards to each seat in turn
+                self.player = seat + 1
+            else:
+                self.phase = FIRST
             return
         if phase == FIRST:
             self.first = action - _FIRST
             self._record(CHANCE, f"seat {self.first} goes first")
             self._start_turn()
             return
-        self._record(self.player, _PLAYER_TEXTS[action])  # G6: every decision, as its text
+        self._log = Event(self._log, self.player, _PLAYER_TEXTS[action], None)  # G6: every decision, as its text
         if phase == BLOCK:
             if action == PASS:
-                self._next_blocker()
-            else:
-                self._choose_target(action - _TARGET)
+                self._next_blocker(self.player)
+                return
+            index = self.target = action - _TARGET
+            colour = TARGETS[index].colour
+            if colour >= 0:
+                self._lay(_TRI_CARD + colour)  # a trilithon's own card is laid with the place
+            self.phase = BLOCK_CARDS
+            self._complete_block()
         elif phase == BLOCK_CARDS:
             self._lay(action - _USE)
             self._complete_block()
@@ -233,6 +270,7 @@ class DruidOlympicsState(State):
         new.disk = self.disk[:]
         new.tri = self.tri[:]
         new.cover = self.cover[:]
+        new.covered = self.covered
         new.hands = [h[:] for h in self.hands]
         new.since = [s[:] for s in self.since]
         new.shuffles = self.shuffles
@@ -248,26 +286,6 @@ class DruidOlympicsState(State):
 
     # -- dealing, drawing and the turn order -------------------------------------
 
-    def _draw_card(self, card: int) -> None:
-        self.draw.remove(card)
-        seat = self.player
-        hand = self.hands[seat]
-        hand.append(card)
-        self.since[seat].append(self.shuffles)
-        if self.trail is not None:
-            self.trail = (self.trail, _DRAWN, self.move_number(), seat, card)
-        self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][card])
-        if len(hand) < _HAND:
-            self._refill_draw_pile()
-            return
-        if self.phase == DEAL:
-            if self.player + 1 < self.n:
-                self.player += 1
-            else:
-                self.phase = FIRST
-        else:
-            self._next_drawer(self.player)
-
     def _trace(self, kind: int, seat: int, data: Any) -> None:
         """Appends to the trail (unless it is unknown: a state loaded without its history)."""
         if self.trail is not None:
@@ -282,16 +300,18 @@ class DruidOlympicsState(State):
             self._trace(_SHUFFLED, -1, tuple(self.draw))
             self._record(CHANCE, f"the discard pile ({len(self.draw)} cards) is shuffled into the draw pile")
 
-    def _order(self, after: int) -> range:
-        """Returns the seats after ``after`` in this round's order (all of them for -1)."""
-        done = -1 if after < 0 else (after - self.first) % self.n
-        return range(done + 1, self.n)
-
     def _start_turn(self) -> None:
         """Starts a turn: D6 lost turns are taken, then the blocking round begins."""
+        n = self.n
+        self.drained = [0] * n
+        if not any(self.owed):  # nobody loses this turn
+            self.turn += 1
+            self.skip = [0] * n
+            self._next_blocker(-1)
+            return
         while True:
             self.turn += 1
-            for seat in range(self.n):
+            for seat in range(n):
                 self.drained[seat] = 0
                 self.skip[seat] = 1 if self.owed[seat] else 0
                 self.owed[seat] -= self.skip[seat]
@@ -305,29 +325,30 @@ class DruidOlympicsState(State):
                 self._finish_at_cap()
                 return
 
-    def _next_blocker(self, after: int | None = None) -> None:
-        for k in self._order(self.player if after is None else after):
-            seat = (self.first + k) % self.n
-            if not self.skip[seat]:
+    def _next_blocker(self, after: int) -> None:
+        skip = self.skip
+        for seat in _LATER[self.n][self.first][after]:  # the seats after `after` this round
+            if not skip[seat]:
                 self.phase = BLOCK
                 self.player = seat
                 return
         self._next_mover(-1)
 
-    def _next_mover(self, after: int | None = None) -> None:
+    def _next_mover(self, after: int) -> None:
         self.phase = MOVE
-        for k in self._order(self.player if after is None else after):
-            seat = (self.first + k) % self.n
-            if not self.skip[seat] and not self.drained[seat]:
+        skip = self.skip
+        drained = self.drained
+        for seat in _LATER[self.n][self.first][after]:  # the seats after `after` this round
+            if not skip[seat] and not drained[seat]:
                 self.player = seat
                 return
         self._next_drawer(-1)
 
     def _next_drawer(self, after: int) -> None:
         """End of the moving round: everyone draws back up to three, in turn order."""
-        for k in self._order(after):
-            seat = (self.first + k) % self.n
-            if len(self.hands[seat]) < _HAND:
+        hands = self.hands
+        for seat in _LATER[self.n][self.first][after]:  # the seats after `after` this round
+            if len(hands[seat]) < _HAND:
                 self.phase = DRAW
                 self.player = seat
                 self._refill_draw_pile()
@@ -338,14 +359,6 @@ class DruidOlympicsState(State):
             self._start_turn()
 
     # -- blocking ----------------------------------------------------------------
-
-    def _choose_target(self, index: int) -> None:
-        self.target = index
-        target = TARGETS[index]
-        if target.colour >= 0:
-            self._lay(_TRI_CARD + target.colour)
-        self.phase = BLOCK_CARDS
-        self._complete_block()
 
     def _lay(self, card: int) -> None:
         """Moves a card from the hand of the seat to act onto the table, face up."""
@@ -369,43 +382,50 @@ class DruidOlympicsState(State):
             for card in sorted(self.hands[self.player]):  # G3: never in the hand's (drawn, hidden) order
                 self._lay(card)
         else:
-            options = course.completions(target, self.hands[self.player], self.table)
-            if options != [()]:
-                self._legal = tuple(_uses(options))  # the next card's legal set: computed once
+            uses = course.paying_cards(target, self.hands[self.player], self.table)
+            if uses is not None:
+                self._legal = tuple(map(_USE_ACTION.__getitem__, uses))  # the next card's legal set: computed once
                 return
         seat = self.player
         cover = self.cover
+        moved = -1  # the target index the piece leaves (a bar's or disk's is its space)
         if target.piece < TRILITHON:
             held = self.bar if target.piece == course.BAR else self.disk
-            if held[seat] >= 0:
-                cover[held[seat]] = course.EMPTY
+            moved = held[seat]
+            if moved >= 0:
+                cover[moved] = course.EMPTY
             held[seat] = target.spaces[0]
             cover[target.spaces[0]] = seat
         else:
             colour = target.colour
-            if self.tri[colour] >= 0:
-                for space in TARGETS[self.tri[colour]].spaces:
+            moved = self.tri[colour]
+            if moved >= 0:
+                for space in TARGETS[moved].spaces:
                     cover[space] = course.EMPTY
             self.tri[colour] = self.target
             for space in target.spaces:
                 cover[space] = TRILITHON + colour
             if target.need == course.NEED_ALL:
                 self.drained[seat] = 1  # the text: drained of energy, no move this turn
-        cards = " ".join(_TEXT[c] for c in self.table)
-        self._note(f"{RUNNERS[seat]}: {target.text} ({cards})")
+        if moved >= 0:
+            self.covered ^= course.TARGET_SPACES[moved]
+        self.covered |= course.TARGET_SPACES[self.target]
+        table = self.table
+        cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
+        self.log = (self.log + (f"{RUNNERS[seat]}: {target.text} ({cards})",))[-_LOG:]  # _note
         drained = ", drained: no move this turn" if self.drained[seat] else ""
-        self._record(seat, f"places {target.text} with {cards}{drained}")
+        self._log = Event(self._log, seat, f"places {target.text} with {cards}{drained}", None)
         self.discard.extend(self.table)
         self.table = []
         self.target = -1
-        self._next_blocker()
+        self._next_blocker(seat)
 
     # -- moving ------------------------------------------------------------------
 
     def _move(self, action: int) -> None:
         seat = self.player
         if action == PASS:
-            self._next_mover()
+            self._next_mover(seat)
             return
         start = self.pos[seat]
         if action == DONE:
@@ -417,19 +437,18 @@ class DruidOlympicsState(State):
         if start >= HORSESHOE:
             return  # D4: more cards may follow, then done
         if start < _COLOURED_30:
-            if self._pay_need():  # D5: asked even without a card to pay, so the hand shows nothing
+            destination, need = course.coloured_need(self.cover, seat, start, _COLOUR[action - _MOVE])
+            if need:  # D5: asked even without a card to pay, so the hand shows nothing
                 self.phase = PAY
             else:
-                self._finish_coloured()
+                self._arrive(start, destination)  # nothing in the way: coloured_move's destination
             return
         self._finish_ring(self.end[seat])
 
     def _pay_need(self) -> int:
         """Returns the extra cards of the destination colour that pass every block in the way (D5)."""
         seat = self.player
-        cover = self.cover
-        _, way = course.coloured_way(cover, seat, self.pos[seat], _COLOUR[self.table[0]])
-        return sum(course.extra_cost(cover[s], seat) for s in way)
+        return course.coloured_need(self.cover, seat, self.pos[seat], _COLOUR[self.table[0]])[1]
 
     def _finish_coloured(self) -> None:
         seat = self.player
@@ -451,12 +470,14 @@ class DruidOlympicsState(State):
     def _arrive(self, start: int, after: int) -> None:
         seat = self.player
         self.pos[seat] = after
-        cards = " ".join([_TEXT[c] for c in self.table])
-        where = course.runner_text(after, self.end[seat])
-        came = course.runner_text(start, self.end[seat])
-        self._note(f"{RUNNERS[seat]} plays {cards}: {came} -> {where}")
-        self._record(seat, f"moves with {cards}: {came} -> {where}")
-        self.discard.extend(self.table)
+        table = self.table
+        cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
+        texts = course.RUNNER_TEXTS[self.end[seat]]
+        where = texts[after]
+        move = f"{cards}: {texts[start]} -> {where}"
+        self.log = (self.log + (f"{RUNNERS[seat]} plays {move}",))[-_LOG:]  # _note
+        self._log = Event(self._log, seat, f"moves with {move}", None)
+        self.discard.extend(table)
         self.table = []
         self.phase = MOVE
         if after == ALTAR:  # D9: the first runner on the altar stone wins
@@ -467,12 +488,13 @@ class DruidOlympicsState(State):
             return
         if after != start:  # D6: only the runner's own move onto a block costs turns
             space = after if after < HORSESHOE else course.BLUESTONE + course.stone_at(self.end[seat], after)
-            lost = course.lost_turns(self.cover[space], after >= HORSESHOE, seat)
+            code = self.cover[space]
+            lost = 0 if code == course.EMPTY or code == seat else course.lost_turns(code, after >= HORSESHOE, seat)
             if lost:
                 self.owed[seat] += lost
                 self._note(f"{RUNNERS[seat]} ends on a block on {where} and loses {lost} turn(s)")
                 self._record(seat, f"ends on a block on {where} and loses {lost} turn(s)")
-        self._next_mover()
+        self._next_mover(seat)
 
     # -- the end -------------------------------------------------------------------
 
@@ -827,6 +849,7 @@ class DruidOlympicsState(State):
             for space in TARGETS[index].spaces:
                 check(self.cover[space] == course.EMPTY, f"two blocks on {course.SPACE_TEXT[space]}")
                 self.cover[space] = TRILITHON + colour
+        self.covered = course.covered_spaces(self.cover)
         self.hands = [_cards(h, "hand") for h in _list(fields["hands"], n, "hands")]
         check(all(len(h) <= _HAND for h in self.hands), "a hand holds at most three cards")
         self.draw = sorted(_cards(fields["draw_pile"], "draw_pile"))
