@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from henge import box
 from henge.games.first_druid.actions import NUMBER, WILD_BASE
-from henge.games.first_druid.knowledge import clear_empty, note_gone
+from henge.games.first_druid.knowledge import note_bids_shown
 
 if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
@@ -62,10 +62,12 @@ def build(state: FirstDruidState, p: int, full: bool) -> str:
     return f"completes trilithon {t + 1}, unclaimed"
 
 
-def bid_value(state: FirstDruidState, seat: int, cards: list[int]) -> int:
-    """FD9: the sum of the contest colour's cards; all cards count for that colour's player;
-    the own trilithon card counts 30 of the contest colour; others' trilithon cards 0."""
-    colour = box.colour_index(state.contest)
+def bid_value(state: FirstDruidState, seat: int, cards: list[int], colour: int) -> int:
+    """FD9: the sum of the contest colour's cards (``colour``: the contest's colour index); all
+    cards count for that colour's player; the own trilithon card counts 30 of the contest
+    colour; others' trilithon cards 0."""
+    if not cards:
+        return 0
     element = state.colours[seat] == colour
     value = 0
     for c in cards:
@@ -80,25 +82,26 @@ def reveal(state: FirstDruidState) -> tuple[str, str]:
     """FD9: the bids are shown; a single highest bid above 0 places a bar; all bid cards go.
 
     Returns the record's text (every bid, in the order its cards were laid) and the log's."""
-    values = [bid_value(state, s, state.bids[s]) for s in range(state.n)]
+    colour = box.colour_index(state.contest)
+    values = [bid_value(state, s, state.bids[s], colour) for s in range(state.n)]
     best = max(values)
     winner = values.index(best) if best > 0 and values.count(best) == 1 else -1
     placed = winner >= 0 and state.bars_left(winner) > 0  # FD10
     if placed:
         state.spirits[state.contest - 1] = winner
-    bids = tuple(tuple(b) for b in state.bids)
+        state.board_changed()
+    bids = tuple(map(tuple, state.bids))
     state.last_contest = (state.contest, bids, tuple(values), winner, placed)
     shown = ", ".join(
-        f"seat {seat} {' '.join(box.CARD_TEXT[c] for c in bid) or 'nothing'} ({values[seat]})"
-        for seat, bid in enumerate(bids)
+        [
+            f"seat {seat} {' '.join([box.CARD_TEXT[c] for c in bid]) if bid else 'nothing'} ({values[seat]})"
+            for seat, bid in enumerate(bids)
+        ]
     )
     for seat in range(state.n):
-        for c in state.bids[seat]:
-            note_gone(state, seat, c, clear=False)
         state.discard.extend(state.bids[seat])
         state.bids[seat] = []
-    for seat in range(state.n):
-        clear_empty(state, seat)
+    note_bids_shown(state, bids)
     outcome = f"seat {winner} wins the spirit" if placed else "no spirit is placed"
     space = state.contest
     state.contest = 0

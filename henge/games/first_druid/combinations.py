@@ -98,7 +98,7 @@ def pick_actions(
     of the combinations whose effect is possible now.
     """
     has_wild = wild in hand
-    cards = [c for c in hand if c < WILD_BASE]
+    cards = hand if max(hand, default=0) < WILD_BASE else [c for c in hand if c < WILD_BASE]  # the number cards
     picks: set[int] = set()
     count = len(numbers)
     total = sum(numbers)
@@ -112,26 +112,30 @@ def pick_actions(
         have |= bit
     if uses & USE_ADVANCE and phase_ok:
         phased = [c for c in cards if IS_DAY[c] == day]
-        reach = total + sum(NUMBER[c] for c in phased)
+        reach = total + sum([NUMBER[c] for c in phased])
         if reach + (30 if has_wild else 0) >= druid:
             picks.update(phased)
-            if has_wild:
-                picks.update(PICK_WILD - 1 + v for v in range(max(1, druid - reach), 31))
+            if has_wild:  # the wild card named v, for v from what the druid still needs up to 30
+                picks.update(range(PICK_WILD - 1 + max(1, druid - reach), PICK_WILD + 30))
     if uses & USE_PAIR and count < 2:
         if count == 0:
-            picks.update(c for c in cards if has_wild or twice >> NUMBER[c] & 1)
             if has_wild:
+                picks.update(cards)
                 picks.update(PICK_WILD - 1 + NUMBER[c] for c in cards)
+            elif twice:
+                picks.update(c for c in cards if twice >> NUMBER[c] & 1)
         else:
             m = numbers[0]
             picks.update(c for c in cards if NUMBER[c] == m)
             if has_wild:
                 picks.add(PICK_WILD - 1 + m)
     cover = have | on_table
+    spare = 1 if has_wild else 0
     for length, flag in ((3, USE_RUN3), (4, USE_RUN4)):
+        if count + len(cards) + spare < length:  # not cards enough for a run this long (nor a longer one)
+            break
         if not uses & flag or count >= length or on_table.bit_count() != count or not cover:
             continue
-        spare = 1 if has_wild else 0
         # Only a window missing at most ``spare`` numbers of ``cover`` can lead anywhere: the
         # starts (1 .. 31 - length) where enough of its numbers are there.
         starts = _run_starts(cover, length, spare) & ((1 << (32 - length)) - 2)
@@ -150,28 +154,33 @@ def pick_actions(
                 wanted = missing if deficit == 0 else missing & ~have
                 picks.update(PICK_WILD - 1 + v for v in range(start, start + length) if wanted >> v & 1)
     if uses & USE_SUM and total < CLAN_SUM:
-        tried: dict[int, bool] = {}
-        for c in cards:
-            x = NUMBER[c]
-            need = CLAN_SUM - total - x
-            if need < 0:
-                continue
-            if need == 0:
-                if count >= 1:
+        values = [NUMBER[c] for c in cards]
+        # Without the wild card the cards in hand must reach the sum (else no card can be picked
+        # towards it); a card already picked for another combination needs no second look.
+        if has_wild or total + sum(values) >= CLAN_SUM:
+            tried: dict[int, bool] = {}
+            for c, x in zip(cards, values, strict=True):
+                if c in picks:
+                    continue
+                need = CLAN_SUM - total - x
+                if need < 0:
+                    continue
+                if need == 0:
+                    if count >= 1:
+                        picks.add(c)
+                    continue
+                if has_wild:
                     picks.add(c)
-                continue
-            if has_wild:
-                picks.add(c)
-                continue
-            ok = tried.get(x)
-            if ok is None:
-                rest = list(cards)
-                rest.remove(c)
-                ok = tried[x] = bool(_sums([NUMBER[d] for d in rest]) >> need & 1)
-            if ok:
-                picks.add(c)
+                    continue
+                ok = tried.get(x)
+                if ok is None:
+                    rest = values[:]
+                    rest.remove(x)
+                    ok = tried[x] = bool(_sums(rest) >> need & 1)
+                if ok:
+                    picks.add(c)
         if has_wild:
-            reach = _sums([NUMBER[c] for c in cards])
+            reach = _sums(values)
             for v in range(1, min(30, CLAN_SUM - total) + 1):
                 need = CLAN_SUM - total - v
                 if (need == 0 and count >= 1) or (need > 0 and reach >> need & 1):
@@ -191,30 +200,51 @@ def _phase_ok(state: FirstDruidState) -> bool:
     return all(c >= WILD_BASE or IS_DAY[c] == day for c in state.table)
 
 
-def _uses(state: FirstDruidState, p: int) -> int:
+# What a seat's stock and the board allow it, beyond the USE_* flags (FD10, FD11).
+_DISKS = 32  # a disk is left in its stock
+_BARS = 64  # a bar is left in its stock
+_CONVERT_CLAN = 128  # the last clan is another seat's
+_CONVERT_SPIRIT = 256  # the highest spirit is another seat's
+_USES = USE_ADVANCE | USE_PAIR | USE_SUM | USE_RUN3 | USE_RUN4
+
+
+def _allowed(state: FirstDruidState, p: int) -> int:
+    """Returns the USE_* flags of seat ``p`` with _DISKS, _BARS, _CONVERT_CLAN, _CONVERT_SPIRIT.
+
+    They depend only on the board (clans, spirits, altar, trilithons), which changes only when a
+    combination other than an advance takes effect or a spirit is won, while they are asked for
+    at every step of a turn; so each seat's are kept in ``state.allowed`` (-1: not worked out
+    yet). That list is filled in place and replaced, never cleared in place, when the board
+    changes (``FirstDruidState.board_changed``), so clones share it safely."""
+    allowed = state.allowed
+    flags = allowed[p]
+    if flags < 0:
+        flags = allowed[p] = _work_out_allowed(state, p)
+    return flags
+
+
+def _work_out_allowed(state: FirstDruidState, p: int) -> int:
     clans = state.clans
     owners = state.owners
     disks = clans.count(p) + owners.count(p) < 10  # state.disks_left(p) > 0
     bars = state.spirits.count(p) + state.altar.count(p) < 10  # state.bars_left(p) > 0
-    uses = USE_ADVANCE
+    flags = USE_ADVANCE
+    if disks:
+        flags |= _DISKS
+    if bars:
+        flags |= _BARS
     if bars or state.sections < SECTIONS:
-        uses |= USE_PAIR
+        flags |= USE_PAIR
     if bars or (disks and len(clans) < box.BLUESTONES):
-        uses |= USE_SUM
-    if _convert_clan_ok(state, p, disks) or _convert_spirit_ok(state, p, bars):
-        uses |= USE_RUN3
-    if disks and len(owners) > owners.count(-1) + owners.count(p):  # a trilithon of another seat
-        uses |= USE_RUN4
-    return uses
-
-
-def _convert_clan_ok(state: FirstDruidState, p: int, disks: bool) -> bool:
-    return disks and bool(state.clans) and state.clans[-1] != p  # FD11
-
-
-def _convert_spirit_ok(state: FirstDruidState, p: int, bars: bool) -> bool:
+        flags |= USE_SUM
+    if disks and clans and clans[-1] != p:  # FD11
+        flags |= _CONVERT_CLAN | USE_RUN3
     top = state.top_spirit()
-    return bars and top >= 0 and state.spirits[top] != p  # FD11
+    if bars and top >= 0 and state.spirits[top] != p:  # FD11
+        flags |= _CONVERT_SPIRIT | USE_RUN3
+    if disks and len(owners) > owners.count(-1) + owners.count(p):  # a trilithon of another seat
+        flags |= USE_RUN4
+    return flags
 
 
 _DECK_SETS: dict[tuple[int, ...], frozenset[int]] = {}
@@ -228,41 +258,85 @@ def _deck_set(deck: tuple[int, ...]) -> frozenset[int]:
     return cards
 
 
+def offer_actions(state: FirstDruidState, hand: list[int]) -> list[int]:
+    """Returns the legal actions while the active seat, holding ``hand``, puts an offer together,
+    sorted: give a card, ask for one, send, withdraw (FD2; FD15: withdrawn until it is sent)."""
+    give = state.give
+    ask = state.ask
+    legal = [GIVE + c for c in sorted(hand) if c not in give]  # ids in order: give, ask, send, withdraw
+    if len(ask) < len(state.hands[state.offer_to]):  # any card p has not seen
+        unseen = _deck_set(state.deck).difference(hand, state.discard, ask, (state.element,))
+        legal += [ASK + c for c in sorted(unseen)]
+    if give and ask:
+        legal.append(SEND)
+    legal.append(WITHDRAW)
+    return legal
+
+
+def opening_actions(state: FirstDruidState, hand: list[int]) -> tuple[int, ...]:
+    """Returns the legal actions just after an offer is begun (:func:`offer_actions`, nothing
+    given or asked for yet). They depend on the hand, the discard pile and the element card
+    only, not on the seat offered to, so the last ones worked out are kept with what they were
+    worked out from (``state.opening``, shared by clones) for the turn's next offers."""
+    key = (tuple(hand), tuple(state.discard), state.element)
+    opening = state.opening
+    if opening is not None and opening[0] == key:
+        return opening[1]
+    legal = tuple(offer_actions(state, hand))
+    state.opening = (key, legal)
+    return legal
+
+
 def turn_actions(state: FirstDruidState, p: int, hand: list[int]) -> list[int]:
     """Returns the legal actions of a turn, sorted: picks and effects, offers, the end (FD2, FD3, FD15)."""
-    n = state.n
-    if state.offer_to >= 0:  # FD2: building an offer; FD15: it may be withdrawn until it is sent
-        give = state.give
-        ask = state.ask
-        legal = [GIVE + c for c in sorted(hand) if c not in give]  # ids in order: give, ask, send, withdraw
-        if len(ask) < len(state.hands[state.offer_to]):  # any card p has not seen
-            unseen = _deck_set(state.deck).difference(hand, state.discard, ask, (state.element,))
-            legal += [ASK + c for c in sorted(unseen)]
-        if give and ask:
-            legal.append(SEND)
-        legal.append(WITHDRAW)
-        return legal
-    numbers = _table_numbers(state)
-    day = state.neutral % 2 == 1
-    wild = WILD_BASE + state.colours[p]
-    if hand:
-        legal = sorted(pick_actions(hand, wild, numbers, _phase_ok(state), day, state.pos[p], _uses(state, p)))
-    else:
-        legal = []  # nothing to pick
-    if state.table:
-        legal += _resolutions(state, p, numbers)
-        return legal
-    if state.offers < MAX_OFFERS and hand:
-        legal += [OFFER + k for k in range(n) if k != p and state.hands[k]]
+    if state.offer_to >= 0:
+        return offer_actions(state, hand)
+    if state.table:  # a combination under way: more picks, or its effect
+        numbers = _table_numbers(state)
+        phase_ok = _phase_ok(state)
+        legal = _picks(state, p, hand, numbers, phase_ok) if hand else []
+        return legal + _resolutions(state, p, numbers, phase_ok)
+    if not hand:
+        return [END_TURN if state.acted else PASS]  # nothing to pick or offer
+    legal = _picks(state, p, hand, [], True)
+    if state.offers < MAX_OFFERS:  # an offer to every other seat holding cards
+        hands = state.hands
+        legal += _OFFERS[state.n][p] if all(hands) else [OFFER + k for k in range(state.n) if k != p and hands[k]]
     legal.append(END_TURN if state.acted else PASS)
     return legal
 
 
-def _resolutions(state: FirstDruidState, p: int, numbers: list[int]) -> list[int]:
+_OFFERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(OFFER + k for k in range(n) if k != p) for p in range(n)) for n in range(3, 6)
+}
+"""Per seat count (3-5) and seat: its offers when every other seat holds cards."""
+
+
+def _picks(state: FirstDruidState, p: int, hand: list[int], numbers: list[int], phase_ok: bool) -> list[int]:
+    """Returns seat ``p``'s pick actions, sorted (:func:`pick_actions`).
+
+    The last ones worked out are kept with everything they were worked out from
+    (``state.picked``, shared by clones): a turn asks the same again after every offer that is
+    withdrawn or declined, and a search asks it of many copies of one state."""
+    wild = WILD_BASE + state.colours[p]
+    day = state.neutral % 2 == 1
+    druid = state.pos[p]
+    uses = _allowed(state, p) & _USES
+    key = (tuple(hand), wild, tuple(numbers), phase_ok, day, druid, uses)
+    picked = state.picked
+    if picked is not None and picked[0] == key:
+        return list(picked[1])
+    picks = sorted(pick_actions(hand, wild, numbers, phase_ok, day, druid, uses))
+    state.picked = (key, tuple(picks))
+    return picks
+
+
+def _resolutions(state: FirstDruidState, p: int, numbers: list[int], phase_ok: bool) -> list[int]:
     legal = []
-    disks = state.disks_left(p) > 0
-    bars = state.bars_left(p) > 0
-    if _phase_ok(state) and sum(numbers) >= state.pos[p]:
+    flags = _allowed(state, p)
+    disks = flags & _DISKS
+    bars = flags & _BARS
+    if phase_ok and sum(numbers) >= state.pos[p]:
         legal.append(ADVANCE)
     summed = is_sum(numbers)
     pair = is_pair(numbers)
@@ -276,9 +350,9 @@ def _resolutions(state: FirstDruidState, p: int, numbers: list[int]) -> list[int
         if (upright and any(state.hands[k] for k in range(state.n) if k != p)) or (not upright and disks):
             legal.append(BUILD_ONLY)
     if is_run(numbers, 3):
-        if _convert_clan_ok(state, p, disks):
+        if flags & _CONVERT_CLAN:
             legal.append(CONVERT_CLAN)
-        if _convert_spirit_ok(state, p, bars):
+        if flags & _CONVERT_SPIRIT:
             legal.append(CONVERT_SPIRIT)
     if is_run(numbers, 4) and disks:
         legal += [TAKE_OVER + t for t in range(box.TRILITHON_SPACES) if state.owners[t] not in (-1, p)]

@@ -30,7 +30,7 @@ from henge.games.first_druid.actions import (
     TURNS,
     WILD_BASE,
 )
-from henge.games.first_druid.knowledge import default_views, view_names
+from henge.games.first_druid.knowledge import default_views, pack, unpack, view_names
 
 if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
@@ -51,6 +51,7 @@ def dump(state: FirstDruidState) -> dict[str, Any]:
     """Returns every field of the state (secrets included)."""
     n = state.n
     places = n + 1
+    views = unpack(n, state.views)
     last = None
     if state.last_contest:
         space, bids, values, winner, placed = state.last_contest
@@ -92,7 +93,7 @@ def dump(state: FirstDruidState) -> dict[str, Any]:
         "bidder": state.bidder,
         "last_contest": last,
         "knowledge": {
-            name: [" ".join(_mask_texts(state.views[o * places + p])) for p in range(places)]
+            name: [" ".join(_mask_texts(views[o * places + p])) for p in range(places)]
             for o, name in enumerate(view_names(n))
         },
         "log": [[text, taker, victim, TEXT[card] if card >= 0 else None] for text, taker, victim, card in state.log],
@@ -197,6 +198,7 @@ def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
     state.views = default_views(state) if knowledge is None else _load_views(state, knowledge)
     _check_views(state)
     state.trail = None
+    state.trail_tail = []
     state.rooted = False
 
 
@@ -227,7 +229,7 @@ def _load_log(state: FirstDruidState, log: Any) -> None:
     state.log = tuple(entries)
 
 
-def _load_views(state: FirstDruidState, knowledge: Any) -> list[int]:
+def _load_views(state: FirstDruidState, knowledge: Any) -> int:
     n = state.n
     names = view_names(n)
     check(
@@ -240,7 +242,7 @@ def _load_views(state: FirstDruidState, knowledge: Any) -> list[int]:
         for text in places:
             check(isinstance(text, str), f"knowledge of {name}: a place holds a text of cards")
             views.append(_mask(text.split(), f"knowledge of {name}", state.deck))
-    return views
+    return pack(views)
 
 
 def _check_stage(state: FirstDruidState) -> None:
@@ -414,7 +416,7 @@ def _check_views(state: FirstDruidState) -> None:
     for c in range(box.DECK_SIZE):
         if where[c] >= 0:
             hidden |= 1 << c
-    views = state.views
+    views = unpack(n, state.views)
     for o, name in enumerate(view_names(n)):
         base = o * places
         for p in range(places):

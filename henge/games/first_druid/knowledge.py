@@ -18,8 +18,10 @@ changes only on events its eyes see:
   one-card hand is certainly the taker's); a refilled pile holds the old discard pile.
 
 **The trail.** Each applied action leaves an entry (what it was, with its cards), and so do
-a few automatic events (the pile refilled, the bids revealed, a turn begun). Clones share
-the trail, as they share the record.
+a few automatic events (the pile refilled, the bids revealed, a turn begun). A state appends
+its entries to a list of its own (``trail_tail``); a clone first freezes that list into a
+block chained to the blocks before (``trail``), which both then share, as they share the
+record.
 
 **Resampling** (see :func:`resample` and ``docs/games/first_druid.md``) rebuilds a legal
 history in which the seat saw exactly what it saw, and replays it.
@@ -58,6 +60,16 @@ if TYPE_CHECKING:
     from henge.games.first_druid.rules import FirstDruidState
 
 # --- views ---------------------------------------------------------------------------------
+#
+# The views are packed into one integer (immutable, so clones share it): place ``p`` of view
+# ``o`` is the mask of the cards that may be there, at bits ``(o * (n + 1) + p) * DECK_SIZE``
+# onwards. A card shown face up leaves every view and place in one ``&`` with a mask made
+# once per seat count (a list of masks would take one operation per view and place).
+# :func:`unpack` gives the list for the readers (observation, JSON).
+
+_W = box.DECK_SIZE
+"""Bits per place in the packed views: one per card."""
+_FULL = (1 << _W) - 1
 
 _LAYOUTS: dict[int, tuple[int, dict[tuple[int, int], int]]] = {}
 
@@ -76,6 +88,38 @@ def _layout(n: int) -> tuple[int, dict[tuple[int, int], int]]:
     return cached
 
 
+class _Masks:
+    """The masks over the packed views of an ``n``-seat game, made once per seat count."""
+
+    __slots__ = ("clear", "count", "everywhere", "keep", "place", "places", "row", "row_ones")
+
+    def __init__(self, n: int) -> None:
+        self.count = count = _layout(n)[0]
+        self.places = places = n + 1
+        ones = (1 << count * places * _W) - 1
+
+        def at(o: int, p: int) -> int:
+            return 1 << (o * places + p) * _W
+
+        self.everywhere: tuple[int, ...] = tuple(sum(at(o, p) for o in range(count)) for p in range(places))
+        """Per place: its first bit in every view (times a mask: that mask there in every view)."""
+        self.place: tuple[int, ...] = tuple(m * _FULL for m in self.everywhere)
+        """Per place: all of it, in every view."""
+        self.clear: tuple[int, ...] = tuple(ones ^ m for m in self.place)
+        """Per place: everything but that place, in every view."""
+        self.row_ones: tuple[int, ...] = tuple(sum(at(o, p) for p in range(places)) for o in range(count))
+        """Per view: the first bit of each of its places."""
+        self.row: tuple[int, ...] = tuple(m * _FULL for m in self.row_ones)
+        """Per view: all of its places."""
+        every_place = sum(self.everywhere)
+        self.keep: tuple[int, ...] = tuple(ones ^ (every_place << c) for c in range(_W))
+        """Per card: everything but that card, in every view and place."""
+
+
+_MASKS: dict[int, _Masks] = {n: _Masks(n) for n in range(3, 6)}
+"""Per seat count (the game's 3-5 seats): its masks."""
+
+
 def view_count(n: int) -> int:
     """Returns how many views a game of ``n`` seats keeps: n seats, a spectator, n(n-1)/2 pairs."""
     return _layout(n)[0]
@@ -88,6 +132,19 @@ def view_names(n: int) -> list[str]:
     return names
 
 
+def unpack(n: int, views: int) -> list[int]:
+    """Returns the packed ``views`` as a list: the mask of each place of each view, view by view."""
+    return [views >> i * _W & _FULL for i in range(view_count(n) * (n + 1))]
+
+
+def pack(masks: list[int]) -> int:
+    """Returns the packed views of a list as :func:`unpack` gives it."""
+    views = 0
+    for i, m in enumerate(masks):
+        views |= m << i * _W
+    return views
+
+
 def _mask(cards: list[int] | tuple[int, ...]) -> int:
     mask = 0
     for c in cards:
@@ -95,17 +152,12 @@ def _mask(cards: list[int] | tuple[int, ...]) -> int:
     return mask
 
 
-def initial_views(n: int, deck: tuple[int, ...]) -> list[int]:
+def initial_views(n: int, deck: tuple[int, ...]) -> int:
     """Returns the views before the deal: every card in the pile."""
-    places = n + 1
-    views = [0] * (view_count(n) * places)
-    pile = _mask(deck)
-    for o in range(view_count(n)):
-        views[o * places + n] = pile
-    return views
+    return _MASKS[n].everywhere[n] * _mask(deck)
 
 
-def default_views(state: FirstDruidState) -> list[int]:
+def default_views(state: FirstDruidState) -> int:
     """Returns the views of a position given without its history: each seat knows its own
     holding; every other hidden card may be in any non-empty holding or the pile."""
     n = state.n
@@ -127,43 +179,35 @@ def default_views(state: FirstDruidState) -> list[int]:
                 views[base + p] = others
         if pile:
             views[base + n] = others
-    return views
+    return pack(views)
 
 
 def _remove(state: FirstDruidState, card: int) -> None:
-    keep = ~(1 << card)
-    state.views = [m & keep for m in state.views]
+    state.views &= _MASKS[state.n].keep[card]
 
 
 def clear_empty(state: FirstDruidState, seat: int) -> None:
     """A holding everyone sees empty holds nothing, in every view."""
     if not state.hands[seat] and not state.bids[seat]:
-        views = state.views
-        for i in range(seat, len(views), state.n + 1):
-            views[i] = 0
+        state.views &= _MASKS[state.n].clear[seat]
 
 
 def _clear_pile(state: FirstDruidState) -> None:
     if not state.draw:
-        views = state.views
-        for i in range(state.n, len(views), state.n + 1):
-            views[i] = 0
+        state.views &= _MASKS[state.n].clear[state.n]
 
 
 def note_draw(state: FirstDruidState, seat: int, card: int) -> None:
     """A card drawn from the pile: only the drawer sees which (G3)."""
     n = state.n
-    places = n + 1
+    masks = _MASKS[n]
     views = state.views
-    bit = 1 << card
-    keep = ~bit
-    base = seat * places
-    views[base : base + places] = [m & keep for m in views[base : base + places]]
-    own = views[base + seat] | bit
+    views ^= views & (masks.row_ones[seat] << card)  # the drawer knows where the card is now
     # In every other view the drawer's holding may now hold what the pile might have held.
-    views[seat::places] = [m | pile for m, pile in zip(views[seat::places], views[n::places], strict=True)]
-    views[base + seat] = own
-    _clear_pile(state)
+    gained = (views & masks.place[n]) >> (n - seat) * _W
+    gained ^= gained & masks.row[seat]
+    views |= gained | 1 << ((seat * masks.places + seat) * _W + card)
+    state.views = views if state.draw else views & masks.clear[n]  # an empty pile holds nothing
 
 
 def note_turned(state: FirstDruidState, card: int) -> None:
@@ -175,18 +219,19 @@ def note_turned(state: FirstDruidState, card: int) -> None:
 def note_drain(state: FirstDruidState, taker: int, victim: int, card: int) -> None:
     """FD13, G6: taker and victim see the card; everyone else sees only that one moved."""
     n = state.n
-    places = n + 1
+    masks = _MASKS[n]
+    pair = _layout(n)[1][(taker, victim)]
+    seeing = masks.row[taker] | masks.row[victim] | masks.row[pair]
     views = state.views
-    seeing = {taker, victim, _layout(n)[1][(taker, victim)]}
-    bit = 1 << card
-    for o in range(view_count(n)):
-        base = o * places
-        if o in seeing:
-            for p in range(places):
-                views[base + p] &= ~bit
-            views[base + taker] |= bit
-        else:
-            views[base + taker] |= views[base + victim]
+    # Every other view: the taker's holding may now hold what the victim's might have held.
+    victims = views & masks.place[victim]
+    victims ^= victims & seeing
+    shift = (taker - victim) * _W
+    views |= (victims << shift) if shift > 0 else (victims >> -shift)
+    # The seeing views: the card is in the taker's holding and nowhere else.
+    rows = masks.row_ones[taker] | masks.row_ones[victim] | masks.row_ones[pair]
+    views ^= views & (rows << card)
+    state.views = views | (masks.everywhere[taker] & seeing) << card
     clear_empty(state, victim)
 
 
@@ -197,12 +242,25 @@ def note_gone(state: FirstDruidState, seat: int, card: int, *, clear: bool = Tru
         clear_empty(state, seat)
 
 
+def note_bids_shown(state: FirstDruidState, bids: tuple[tuple[int, ...], ...]) -> None:
+    """FD9: every bid (``bids``, per seat) is shown as it leaves its bidder's holding; a holding
+    left empty holds nothing."""
+    masks = _MASKS[state.n]
+    views = state.views
+    for bid in bids:
+        for c in bid:
+            views &= masks.keep[c]
+    hands = state.hands
+    for seat, held in enumerate(state.bids):
+        if not held and not hands[seat]:
+            views &= masks.clear[seat]
+    state.views = views
+
+
 def _note_shown(state: FirstDruidState, card: int, seat: int) -> None:
     """Everyone sees ``card`` in ``seat``'s holding."""
-    _remove(state, card)
-    views = state.views
-    for i in range(seat, len(views), state.n + 1):
-        views[i] |= 1 << card
+    masks = _MASKS[state.n]
+    state.views = (state.views & masks.keep[card]) | (masks.everywhere[seat] << card)
 
 
 def note_offer(state: FirstDruidState, a: int, give: list[int], ask: list[int]) -> None:
@@ -210,10 +268,8 @@ def note_offer(state: FirstDruidState, a: int, give: list[int], ask: list[int]) 
     cards it asks for are not there (an offer never asks for the offerer's own cards)."""
     for c in give:
         _note_shown(state, c, a)
-    keep = ~_mask(ask)
     views = state.views
-    for i in range(a, len(views), state.n + 1):
-        views[i] &= keep
+    state.views = views ^ (views & _MASKS[state.n].everywhere[a] * _mask(ask))
 
 
 def note_trade(state: FirstDruidState, a: int, b: int, give: list[int], ask: list[int]) -> None:
@@ -226,10 +282,8 @@ def note_trade(state: FirstDruidState, a: int, b: int, give: list[int], ask: lis
 
 def note_refill(state: FirstDruidState) -> None:
     """The discard pile became the draw pile: everyone knows what is in it."""
-    pile = _mask(state.draw)
-    views = state.views
-    for i in range(state.n, len(views), state.n + 1):
-        views[i] = pile
+    masks = _MASKS[state.n]
+    state.views = (state.views & masks.clear[state.n]) | masks.everywhere[state.n] * _mask(state.draw)
 
 
 def _only(views: list[int], base: int, places: int, place: int) -> int:
@@ -266,7 +320,7 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
     _seat_check(state, player)
     n = state.n
     places = n + 1
-    views = state.views
+    views = unpack(n, state.views)
     number = state.neutral // 2 + 1
     seat = -1 if player is None else player
     me = n if player is None else player
@@ -406,15 +460,14 @@ Entry = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
 
 
 class Trail:
-    """One entry of the trail, linked to the one before; ``actions`` counts the action entries."""
+    """A frozen block of trail entries, oldest first, linked to the block before."""
 
-    __slots__ = ("actions", "entry", "parent", "plans")
+    __slots__ = ("entries", "parent", "plans")
 
-    def __init__(self, parent: Trail | None, entry: Entry) -> None:
+    def __init__(self, parent: Trail | None, entries: tuple[Entry, ...]) -> None:
         self.parent = parent
-        self.entry = entry
-        self.actions: int = (parent.actions if parent is not None else 0) + (1 if entry[1] >= 0 else 0)
-        self.plans: dict[int, _Plan] | None = None
+        self.entries = entries
+        self.plans: dict[int, _Plan] | None = None  # resampling's, for the trail ending here
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The whole trail as one flat list, so a long one pickles without deep recursion (the
@@ -424,10 +477,16 @@ class Trail:
 
 def _trail(entries: list[Entry]) -> Trail | None:
     """Returns the trail made of ``entries``, oldest first (how a pickled trail is rebuilt)."""
-    node = None
-    for entry in entries:
-        node = Trail(node, entry)
-    return node
+    return Trail(None, tuple(entries)) if entries else None
+
+
+def freeze(state: FirstDruidState) -> Trail | None:
+    """Moves the state's own trail entries into a new block (to share it) and returns the trail."""
+    tail = state.trail_tail
+    if tail:
+        state.trail = Trail(state.trail, tuple(tail))
+        state.trail_tail = []
+    return state.trail
 
 
 def push(
@@ -440,17 +499,16 @@ def push(
     c: tuple[int, ...] = (),
 ) -> None:
     """Appends an entry to the state's trail (an action when ``action`` >= 0)."""
-    state.trail = Trail(state.trail, (kind, action, actor, a, b, c))
+    state.trail_tail.append((kind, action, actor, a, b, c))
 
 
 def _entries(head: Trail | None) -> list[Entry]:
-    entries = []
+    blocks = []
     node = head
     while node is not None:
-        entries.append(node.entry)
+        blocks.append(node.entries)
         node = node.parent
-    entries.reverse()
-    return entries
+    return [entry for block in reversed(blocks) for entry in block]
 
 
 # --- resampling ----------------------------------------------------------------------------------
@@ -561,8 +619,8 @@ def _bisect(values: list[int], x: int) -> int:
 
 def _rooted_trail(state: FirstDruidState) -> Trail | None:
     """Returns the trail of the state's whole history, rebuilt by replay for a loaded state."""
-    trail = state.trail
-    if state.rooted and (trail.actions if trail is not None else 0) == state.move_number():
+    trail = freeze(state)
+    if state.rooted and _action_entries(trail) == state.move_number():
         return trail
     again = state.game.new_initial_state()
     try:
@@ -575,9 +633,20 @@ def _rooted_trail(state: FirstDruidState) -> Trail | None:
             "first_druid: this position was loaded without the history that reached it, so no seat's "
             "record exists to resample from; load it with its history (G6, G7)"
         )
-    state.trail = again.trail  # type: ignore[attr-defined]
+    state.trail = freeze(again)  # type: ignore[arg-type]
+    state.trail_tail = []
     state.rooted = True
     return state.trail
+
+
+def _action_entries(head: Trail | None) -> int:
+    """Returns how many entries of the trail are actions (the others are automatic events)."""
+    count = 0
+    node = head
+    while node is not None:
+        count += sum(1 for entry in node.entries if entry[1] >= 0)
+        node = node.parent
+    return count
 
 
 def _plan(state: FirstDruidState, seat: int) -> _Plan:

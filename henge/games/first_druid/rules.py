@@ -25,6 +25,7 @@ and ``fields`` (JSON).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, insort
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,6 +60,7 @@ from henge.games.first_druid.actions import (
     DRAW,
     DRAW_PHASE,
     ELEMENT,
+    END_TURN,
     GIVE,
     HAND_LIMIT,
     HAND_LIMITS,
@@ -82,7 +84,7 @@ from henge.games.first_druid.actions import (
     WITHDRAW,
     seat_colours,
 )
-from henge.games.first_druid.combinations import turn_actions
+from henge.games.first_druid.combinations import offer_actions, opening_actions, turn_actions
 from henge.games.first_druid.knowledge import (
     T_ANSWER,
     T_ASK,
@@ -102,6 +104,7 @@ from henge.games.first_druid.knowledge import (
     T_SEND,
     T_TURN,
     T_WITHDRAW,
+    Entry,
     Trail,
     push,
 )
@@ -111,6 +114,29 @@ _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
     tuple({seat: f"seat {seat} draws {TEXT[c]}"} for c in range(box.DECK_SIZE)) for seat in range(5)
 )
 """The record's texts of a draw (G6): every seat's, and the drawer's own (shared, never changed)."""
+_PICKS: tuple[str, ...] = tuple(f"picks {TEXT[c]}" for c in range(box.DECK_SIZE))
+_WILD_PICKS: tuple[tuple[str, ...], ...] = tuple(
+    tuple(f"picks {TEXT[WILD_BASE + colour]} as {v}" for v in range(box.NUMBERS.stop)) for colour in range(5)
+)
+"""Per colour and number named (1..30): the record's text of a wild pick."""
+_DISCARDS: tuple[str, ...] = tuple(f"discards {TEXT[c]}" for c in range(box.DECK_SIZE))
+_OFFER_STARTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"starts an offer to seat {k}"} for k in range(5)) for seat in range(5)
+)
+_OFFER_GIVES: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"puts {TEXT[c]} in the offer"} for c in range(box.DECK_SIZE)) for seat in range(5)
+)
+_OFFER_ASKS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"asks for {TEXT[c]} in the offer"} for c in range(box.DECK_SIZE)) for seat in range(5)
+)
+_WITHDRAWALS: tuple[Mapping[int, str], ...] = tuple({seat: "withdraws the offer"} for seat in range(5))
+_BIDS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
+    tuple({seat: f"bids {TEXT[c]} face down"} for c in range(box.DECK_SIZE)) for seat in range(5)
+)
+"""The record's texts of the commonest moves, private ones (FD9, FD15) per seat (shared, never changed)."""
+_SEATED = frozenset(range(OVER)) - frozenset(CHANCE_PHASES)
+"""The phases where a seat is to move."""
+_INACTIVE: tuple[str, ...] = tuple(f"seat {seat} takes the inactive turn" for seat in range(5))
 
 
 class FirstDruidState(State):
@@ -118,6 +144,7 @@ class FirstDruidState(State):
 
     __slots__ = (
         "acted",
+        "allowed",
         "altar",
         "ask",
         "bidder",
@@ -142,9 +169,12 @@ class FirstDruidState(State):
         "n",
         "neutral",
         "offer_to",
+        "offering",
         "offers",
+        "opening",
         "owners",
         "phase",
+        "picked",
         "player",
         "pos",
         "reason",
@@ -157,6 +187,7 @@ class FirstDruidState(State):
         "table",
         "table_wild",
         "trail",
+        "trail_tail",
         "turn",
         "turned",
         "views",
@@ -201,6 +232,8 @@ class FirstDruidState(State):
         self.offer_to = -1
         self.give: list[int] = []  # kept sorted: the order they were named in is nobody's business
         self.ask: list[int] = []
+        self.offering: tuple[int, ...] = ()  # the legal actions while an offer is put together (_offer_step)
+        self.opening: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # those of the last offer begun
         self.drains: list[int] = []
         self.draw_seat = 0
         self.draw_count = DEAL
@@ -208,8 +241,11 @@ class FirstDruidState(State):
         self.contest = 0
         self.bidder = 0
         self.last_contest: tuple[Any, ...] = ()
-        self.views = knowledge.initial_views(n, self.deck)  # who may hold which card, per view (G6)
-        self.trail: Trail | None = None  # what happened, shared by clones (for resampling)
+        self.allowed = [-1] * n  # per seat, what the board allows it: worked out when asked (combinations)
+        self.picked: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # the last picks worked out (combinations)
+        self.views = knowledge.initial_views(n, self.deck)  # who may hold which card, per view (G6), packed
+        self.trail: Trail | None = None  # what happened, shared by clones (for resampling)...
+        self.trail_tail: list[Entry] = []  # ...and since this state's last clone (knowledge.freeze)
         self.rooted = True  # False for a state loaded without its history
         self.log: tuple[tuple[str, int, int, int], ...] = ()
         self.winners: tuple[int, ...] = ()
@@ -219,11 +255,9 @@ class FirstDruidState(State):
 
     def current_player(self) -> int:
         phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase in CHANCE_PHASES:
-            return CHANCE
-        return self.player
+        if phase in _SEATED:
+            return self.player
+        return TERMINAL if phase == OVER else CHANCE
 
     def _legal_actions(self) -> list[int]:
         phase = self.phase
@@ -232,11 +266,11 @@ class FirstDruidState(State):
         if phase == TURN:
             return turn_actions(self, p, hand)
         if phase == DISCARD_PHASE:
-            return sorted(DISCARD + c for c in hand)
+            return [DISCARD + c for c in sorted(hand)]
         if phase == BID_PHASE:
             if self.bids[p]:
-                return sorted(BID + c for c in hand) + [SEAL]
-            return [PASS] + sorted(BID + c for c in hand)
+                return [*[BID + c for c in sorted(hand)], SEAL]
+            return [PASS, *[BID + c for c in sorted(hand)]]
         # ANSWER (FD2): accepting needs every named card; declining is always open.
         if all(c in hand for c in self.ask):
             return [ACCEPT, DECLINE]
@@ -246,11 +280,11 @@ class FirstDruidState(State):
 
     def _chance_actions(self) -> list[int]:
         phase = self.phase
+        if phase == DRAW_PHASE:
+            return self.draw if DRAW == 0 else [DRAW + c for c in self.draw]  # the outcome is the card
         if phase == DRAIN_PHASE:
             return [DRAIN + c for c in sorted(self.hands[self.drains[0]])]
-        if phase == ELEMENT:
-            return [TURN_CARD + c for c in self.draw]
-        return self.draw if DRAW == 0 else [DRAW + c for c in self.draw]  # the outcome is the card
+        return [TURN_CARD + c for c in self.draw]  # ELEMENT
 
     def _apply(self, action: int) -> None:
         phase = self.phase
@@ -258,11 +292,11 @@ class FirstDruidState(State):
             self._apply_turn(action)
         elif phase == DRAW_PHASE:
             seat = self.draw_seat
-            self.draw.remove(action)
+            del self.draw[bisect_left(self.draw, action)]  # the pile is sorted
             self.hands[seat].append(action)
             self.draw_count -= 1
             self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][action])
-            push(self, T_DRAW, action, seat, action)
+            self.trail_tail.append((T_DRAW, action, seat, action, (), ()))
             knowledge.note_draw(self, seat, action)
             self._settle()
         elif phase == DRAIN_PHASE:
@@ -272,8 +306,8 @@ class FirstDruidState(State):
             card = action - DISCARD
             self.hands[p].remove(card)
             self.discard.append(card)
-            self._record(p, f"discards {TEXT[card]}")
-            push(self, T_DISCARD, action, p, card)
+            self._log = Event(self._log, p, _DISCARDS[card], None)
+            self.trail_tail.append((T_DISCARD, action, p, card, (), ()))
             knowledge.note_gone(self, p, card)
             self._settle()
         elif phase == ANSWER:
@@ -318,6 +352,8 @@ class FirstDruidState(State):
         new.offer_to = self.offer_to
         new.give = self.give[:]
         new.ask = self.ask[:]
+        new.offering = self.offering
+        new.opening = self.opening
         new.drains = self.drains[:]
         new.draw_seat = self.draw_seat
         new.draw_count = self.draw_count
@@ -325,8 +361,11 @@ class FirstDruidState(State):
         new.contest = self.contest
         new.bidder = self.bidder
         new.last_contest = self.last_contest
-        new.views = self.views[:]
-        new.trail = self.trail
+        new.allowed = self.allowed  # filled in place, replaced when the board changes: shared
+        new.picked = self.picked
+        new.views = self.views  # an int: shared
+        new.trail = knowledge.freeze(self)  # both share what happened so far, and add their own
+        new.trail_tail = []
         new.rooted = self.rooted
         new.log = self.log
         new.winners = self.winners
@@ -367,9 +406,13 @@ class FirstDruidState(State):
 
     def top_spirit(self) -> int:
         """Returns the index of the highest-numbered spirit bar on the outer ring, or -1 (FD11)."""
-        spirits = self.spirits[::-1]
-        seat = next(filter((-1).__lt__, spirits), -1)  # the first seat from the top (-1: no bar)
-        return -1 if seat < 0 else len(spirits) - 1 - spirits.index(seat)
+        spirits = self.spirits
+        seats = set(spirits)
+        seats.discard(-1)
+        if not seats:
+            return -1
+        reverse = spirits[::-1]
+        return len(spirits) - 1 - min(reverse.index(seat) for seat in seats)  # the last bar of any seat
 
     def behind(self, seat: int) -> bool:
         """FD5: the neutral figure's number is ahead of the seat's druid (no deck draws)."""
@@ -377,17 +420,32 @@ class FirstDruidState(State):
 
     def _apply_turn(self, action: int) -> None:
         p = self.player
-        if action < ADVANCE:
+        if action == END_TURN or action == PASS:  # the commonest decision, first
+            self.ending = True
+            self.offers = 0
+            self.withdrawn = 0
+            if action == PASS:  # FD3: the inactive turn draws 1 + trilithons owned
+                self._log = Event(self._log, p, "passes: the inactive turn", None)
+                self.draw_seat = p
+                self.draw_count = 1 + self.owners.count(p)
+                self._note(_INACTIVE[p])
+            else:
+                self._log = Event(self._log, p, "ends the turn", None)
+            self.trail_tail.append((T_END, action, p, -1, (), ()))
+            self._settle()
+        elif action < ADVANCE:
             if action < PICK_WILD:
                 card = action
-                self._record(p, f"picks {TEXT[card]}")
+                text = _PICKS[card]
             else:
-                card = WILD_BASE + self.colours[p]
+                colour = self.colours[p]
+                card = WILD_BASE + colour
                 self.table_wild = action - PICK_WILD + 1
-                self._record(p, f"picks {TEXT[card]} as {self.table_wild}")
+                text = _WILD_PICKS[colour][self.table_wild]
+            self._log = Event(self._log, p, text, None)
             self.hands[p].remove(card)
             self.table.append(card)
-            push(self, T_PICK, action, p, card)
+            self.trail_tail.append((T_PICK, action, p, card, (), ()))
             knowledge.note_gone(self, p, card)
         elif action < OFFER:
             self._resolve(p, action)
@@ -395,18 +453,21 @@ class FirstDruidState(State):
             k = action - OFFER
             self.offers += 1
             self.offer_to = k
-            self._record(p, None, {p: f"starts an offer to seat {k}"})
-            push(self, T_OFFER, action, p, k)
+            self._log = Event(self._log, p, None, _OFFER_STARTS[p][k])
+            self.trail_tail.append((T_OFFER, action, p, k, (), ()))
+            self._legal = self.offering = opening_actions(self, self.hands[p])
         elif action < ASK:
             card = action - GIVE
-            _insort(self.give, card)
-            self._record(p, None, {p: f"puts {TEXT[card]} in the offer"})
-            push(self, T_GIVE, action, p, card)
+            insort(self.give, card)  # kept sorted
+            self._log = Event(self._log, p, None, _OFFER_GIVES[p][card])
+            self.trail_tail.append((T_GIVE, action, p, card, (), ()))
+            self._offer_step(action, self.give)
         elif action < SEND:
             card = action - ASK
-            _insort(self.ask, card)
-            self._record(p, None, {p: f"asks for {TEXT[card]} in the offer"})
-            push(self, T_ASK, action, p, card)
+            insort(self.ask, card)
+            self._log = Event(self._log, p, None, _OFFER_ASKS[p][card])
+            self.trail_tail.append((T_ASK, action, p, card, (), ()))
+            self._offer_step(action, self.ask)
         elif action == SEND:
             k = self.offer_to
             give = " ".join(TEXT[c] for c in self.give)
@@ -416,26 +477,32 @@ class FirstDruidState(State):
             knowledge.note_offer(self, p, self.give, self.ask)
             self.phase = ANSWER
             self.player = k
-        elif action == WITHDRAW:  # FD15: it still counts as one of the turn's offers
+        else:  # WITHDRAW (FD15): it still counts as one of the turn's offers
             self.withdrawn += 1
             self.offer_to = -1
             self.give = []
             self.ask = []
-            self._record(p, None, {p: "withdraws the offer"})
-            push(self, T_WITHDRAW, action, p)
-        else:  # END_TURN or PASS
-            self.ending = True
-            self.offers = 0
-            self.withdrawn = 0
-            if action == PASS:  # FD3: the inactive turn draws 1 + trilithons owned
-                self._record(p, "passes: the inactive turn")
-                self.draw_seat = p
-                self.draw_count = 1 + self.owners.count(p)
-                self._note(f"seat {p} takes the inactive turn")
-            else:
-                self._record(p, "ends the turn")
-            push(self, T_END, action, p)
-            self._settle()
+            self._log = Event(self._log, p, None, _WITHDRAWALS[p])
+            self.trail_tail.append((T_WITHDRAW, action, p, -1, (), ()))
+
+    def _offer_step(self, action: int, side: list[int]) -> None:
+        """Hands over the legal actions after a card is given or asked for (``side``: the offer's
+        cards given or asked for, the card added). Nothing they depend on but the offer changes
+        while it is put together (the hands, the discard pile, the element card), so they are
+        the last step's (kept in ``offering``) less ``action``; less every ask once the offer
+        asks for as many cards as the target holds; with ``send offer`` once the offer gives
+        and asks something, just before ``withdraw offer``."""
+        legal = self.offering
+        if not legal:  # a state loaded in the middle of an offer: nothing kept yet
+            self._legal = self.offering = tuple(offer_actions(self, self.hands[self.player]))
+            return
+        at = legal.index(action)
+        kept = legal[:at] + legal[at + 1 :]
+        if action >= ASK and len(self.ask) == len(self.hands[self.offer_to]):
+            kept = kept[: bisect_left(kept, ASK)] + kept[bisect_left(kept, SEND) :]  # the asks are a run
+        if len(side) == 1 and self.give and self.ask:  # the first card of its side
+            kept = (*kept[:-1], SEND, WITHDRAW)
+        self._legal = self.offering = kept
 
     def _resolve(self, p: int, action: int) -> None:
         played = " ".join(TEXT[c] if c < WILD_BASE else f"{TEXT[c]}={self.table_wild}" for c in self.table)
@@ -443,6 +510,8 @@ class FirstDruidState(State):
         self.table = []
         self.table_wild = 0
         self.acted = True
+        if action != ADVANCE:  # the druid's move changes nothing that board_changed forgets
+            self.board_changed()
         what = ""
         if action == ADVANCE:
             self.pos[p] += 1
@@ -470,7 +539,7 @@ class FirstDruidState(State):
             self.owners[t] = p
         self._note(f"seat {p} plays {played} and {what}")
         self._record(p, what)
-        push(self, T_EFFECT, action, p)
+        self.trail_tail.append((T_EFFECT, action, p, -1, (), ()))
         if max(self.pos) >= box.RING_SPACES:  # FD7: after every effect of the play
             self._finish(f"a druid reached {box.RING_SPACES}")
             return
@@ -525,18 +594,16 @@ class FirstDruidState(State):
                 self.drains.pop(0)
                 continue
             if self.draw_count:
-                if self.stage != SETUP and self.behind(self.draw_seat):  # FD5
-                    self.draw_count = 0
-                    continue
-                self._refill()
-                if not self.draw:
-                    self.draw_count = 0
-                    continue
-                self.phase = DRAW_PHASE
-                return
-            active = self.active()
+                if self.stage == SETUP or self.neutral // 2 + 1 <= self.pos[self.draw_seat]:  # FD5: not behind()
+                    if not self.draw:
+                        self._refill()
+                    if self.draw:
+                        self.phase = DRAW_PHASE
+                        return
+                self.draw_count = 0  # behind the neutral figure, or no card left to draw
             limit = self.hand_limit
             if max(map(len, self.hands)) > limit:
+                active = (self.first + self.turn) % n  # self.active()
                 for i in range(n):
                     seat = (active + i) % n
                     if len(self.hands[seat]) > limit:
@@ -547,7 +614,7 @@ class FirstDruidState(State):
             if stage == TURNS:
                 if not self.ending:
                     self.phase = TURN
-                    self.player = active
+                    self.player = (self.first + self.turn) % n  # self.active()
                     return
                 self.turn += 1
                 if self.turn < n:
@@ -602,7 +669,7 @@ class FirstDruidState(State):
         self._begin_turn()
 
     def _turn_element(self, card: int) -> None:
-        self.draw.remove(card)
+        del self.draw[bisect_left(self.draw, card)]  # the pile is sorted
         self._record(CHANCE, f"turns {TEXT[card]}")
         push(self, T_TURN, TURN_CARD + card, -1, card)
         knowledge.note_turned(self, card)
@@ -621,7 +688,8 @@ class FirstDruidState(State):
         self._begin_turn()
 
     def _begin_turn(self) -> None:
-        push(self, T_BEGIN, -1, self.active())
+        active = (self.first + self.turn) % self.n  # self.active()
+        self.trail_tail.append((T_BEGIN, -1, active, -1, (), ()))
         self.acted = False
         self.ending = False
         self.offers = 0
@@ -630,7 +698,7 @@ class FirstDruidState(State):
         self.give = []
         self.ask = []
         self.phase = TURN
-        self.player = self.active()
+        self.player = active
 
     def _additional_turn(self) -> bool:
         """The neutral figure moves; returns False if that ends the game (FD7)."""
@@ -659,11 +727,11 @@ class FirstDruidState(State):
             card = action - BID
             self.hands[p].remove(card)
             self.bids[p].append(card)
-            self._record(p, "bids a card face down", {p: f"bids {TEXT[card]} face down"})
-            push(self, T_BID, action, p, card)
+            self._log = Event(self._log, p, "bids a card face down", _BIDS[p][card])
+            self.trail_tail.append((T_BID, action, p, card, (), ()))
             return
-        self._record(p, "seals the bid" if action == SEAL else "bids nothing")
-        push(self, T_SEAL, action, p)
+        self._log = Event(self._log, p, "seals the bid" if action == SEAL else "bids nothing", None)
+        self.trail_tail.append((T_SEAL, action, p, -1, (), ()))
         self.bidder += 1
         if self.bidder < self.n:
             self.player = (self.first + self.bidder) % self.n
@@ -674,6 +742,11 @@ class FirstDruidState(State):
         push(self, T_REVEAL, -1, -1)
         self._note(outcome)
         self._start_round()
+
+    def board_changed(self) -> None:
+        """Forgets what the board (clans, spirits, altar, trilithons) allowed each seat (see
+        ``combinations._allowed``): called whenever a piece is placed or changes hands."""
+        self.allowed = [-1] * self.n
 
     def scores(self) -> list[int]:
         """FD7: the druid's number plus 1 + 2 + 3 ... per unbroken run of clans and of spirits."""
@@ -695,14 +768,6 @@ class FirstDruidState(State):
 
     def _note(self, text: str, taker: int = -1, victim: int = -1, card: int = -1) -> None:
         self.log = (*self.log, (text, taker, victim, card))[-LOG_LENGTH:]
-
-
-def _insort(cards: list[int], card: int) -> None:
-    """Inserts ``card`` into the sorted list ``cards``."""
-    k = len(cards)
-    while k and cards[k - 1] > card:
-        k -= 1
-    cards.insert(k, card)
 
 
 def _max_length(n: int) -> int:

@@ -1,0 +1,226 @@
+"""First Druid's kept work against the plain computation: the legal actions an action hands
+over or a state keeps (offers, picks, what the board allows each seat), the packed views of
+who may hold which card, and the trail a clone shares with its original."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import henge
+from henge.games.first_druid import board, combinations, knowledge
+from henge.games.first_druid.rules import FirstDruidState
+
+GAME = "first_druid"
+
+
+def random_states(n: int, seed: int) -> Iterator[FirstDruidState]:
+    """Yields the state of a seeded random game of ``n`` seats at every step (the same object,
+    moved on after each), the last time over."""
+    rng = random.Random(seed)
+    state = henge.load(GAME, n).new_initial_state()
+    assert isinstance(state, FirstDruidState)
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def plain_legal_actions(state: FirstDruidState) -> list[int]:
+    """Returns the legal actions worked out afresh: a clone with nothing handed over or kept."""
+    fresh = state.clone()
+    assert isinstance(fresh, FirstDruidState)
+    fresh._legal = None
+    fresh.offering = ()
+    fresh.opening = None
+    fresh.picked = None
+    fresh.allowed = [-1] * fresh.n
+    return fresh.legal_actions()
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_legal_actions_handed_over_or_kept_are_the_plain_ones(n):
+    decisions = kept = 0
+    for state in random_states(n, seed=n):
+        for seat in range(n):  # what the board allows each seat, kept until a piece moves
+            assert combinations._allowed(state, seat) == combinations._work_out_allowed(state, seat)
+        if state.current_player() < 0:
+            continue
+        decisions += 1
+        kept += state._legal is not None  # handed over by the action before
+        assert state.legal_actions() == plain_legal_actions(state)
+    assert decisions > 200 and kept > 50
+
+
+# --- the views, packed and as a plain list of masks ---------------------------------------------
+
+
+def _column(views: list[int], n: int, place: int) -> range:
+    return range(place, len(views), n + 1)
+
+
+def _plain_clear_empty(state: FirstDruidState, views: list[int], seat: int) -> None:
+    if not state.hands[seat] and not state.bids[seat]:
+        for i in _column(views, state.n, seat):
+            views[i] = 0
+
+
+def _plain_draw(state: FirstDruidState, views: list[int], seat: int, card: int) -> None:
+    n = state.n
+    base = seat * (n + 1)
+    for i in range(base, base + n + 1):
+        views[i] &= ~(1 << card)
+    own = views[base + seat] | 1 << card
+    for i in _column(views, n, seat):
+        views[i] |= views[i - seat + n]
+    views[base + seat] = own
+    if not state.draw:
+        for i in _column(views, n, n):
+            views[i] = 0
+
+
+def _plain_turned(state: FirstDruidState, views: list[int], card: int) -> None:
+    views[:] = [m & ~(1 << card) for m in views]
+    if not state.draw:
+        for i in _column(views, state.n, state.n):
+            views[i] = 0
+
+
+def _plain_drain(state: FirstDruidState, views: list[int], taker: int, victim: int, card: int) -> None:
+    n = state.n
+    places = n + 1
+    seeing = {taker, victim, knowledge._layout(n)[1][(taker, victim)]}
+    for o in range(knowledge.view_count(n)):
+        base = o * places
+        if o in seeing:
+            for p in range(places):
+                views[base + p] &= ~(1 << card)
+            views[base + taker] |= 1 << card
+        else:
+            views[base + taker] |= views[base + victim]
+    _plain_clear_empty(state, views, victim)
+
+
+def _plain_gone(state: FirstDruidState, views: list[int], seat: int, card: int, *, clear: bool = True) -> None:
+    views[:] = [m & ~(1 << card) for m in views]
+    if clear:
+        _plain_clear_empty(state, views, seat)
+
+
+def _plain_shown(state: FirstDruidState, views: list[int], card: int, seat: int) -> None:
+    views[:] = [m & ~(1 << card) for m in views]
+    for i in _column(views, state.n, seat):
+        views[i] |= 1 << card
+
+
+def _plain_offer(state: FirstDruidState, views: list[int], a: int, give: list[int], ask: list[int]) -> None:
+    for c in give:
+        _plain_shown(state, views, c, a)
+    for c in ask:
+        for i in _column(views, state.n, a):
+            views[i] &= ~(1 << c)
+
+
+def _plain_trade(state: FirstDruidState, views: list[int], a: int, b: int, give: list[int], ask: list[int]) -> None:
+    for c in give:
+        _plain_shown(state, views, c, b)
+    for c in ask:
+        _plain_shown(state, views, c, a)
+
+
+def _plain_refill(state: FirstDruidState, views: list[int]) -> None:
+    pile = 0
+    for c in state.draw:
+        pile |= 1 << c
+    for i in _column(views, state.n, state.n):
+        views[i] = pile
+
+
+def _plain_bids_shown(state: FirstDruidState, views: list[int], bids: tuple[tuple[int, ...], ...]) -> None:
+    for bid in bids:
+        for c in bid:
+            views[:] = [m & ~(1 << c) for m in views]
+    for seat in range(state.n):
+        _plain_clear_empty(state, views, seat)
+
+
+PLAIN: dict[str, Callable[..., None]] = {
+    "note_draw": _plain_draw,
+    "note_turned": _plain_turned,
+    "note_drain": _plain_drain,
+    "note_gone": _plain_gone,
+    "note_offer": _plain_offer,
+    "note_trade": _plain_trade,
+    "note_refill": _plain_refill,
+}
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_the_packed_views_change_as_a_list_of_masks_would(n, monkeypatch):
+    seen: dict[str, int] = {}
+
+    def checked(name: str, packed: Callable[..., None], plain: Callable[..., None]) -> Callable[..., None]:
+        def run(state: FirstDruidState, *args: Any, **kwargs: Any) -> None:
+            expected = knowledge.unpack(state.n, state.views)
+            plain(state, expected, *args, **kwargs)
+            packed(state, *args, **kwargs)
+            assert knowledge.unpack(state.n, state.views) == expected, name
+            assert knowledge.pack(expected) == state.views
+            seen[name] = seen.get(name, 0) + 1
+
+        return run
+
+    for name, plain in PLAIN.items():
+        monkeypatch.setattr(knowledge, name, checked(name, getattr(knowledge, name), plain))
+    monkeypatch.setattr(board, "note_bids_shown", checked("bids", board.note_bids_shown, _plain_bids_shown))
+    for seed in range(3):
+        for _ in random_states(n, seed):
+            pass
+    assert {"note_draw", "note_turned", "note_gone", "note_offer", "note_refill", "bids"} <= set(seen)
+
+
+# --- the trail -------------------------------------------------------------------------------------
+
+
+def trail(state: FirstDruidState) -> list[knowledge.Entry]:
+    return knowledge._entries(knowledge.freeze(state))
+
+
+def replayed(state: FirstDruidState) -> FirstDruidState:
+    again = state.game.new_initial_state()
+    assert isinstance(again, FirstDruidState)
+    for action in state.history():
+        again.apply_action(action)
+    return again
+
+
+def test_a_clone_shares_the_trail_so_far_and_each_goes_on_with_its_own():
+    rng = random.Random(11)
+    for step, state in enumerate(random_states(4, seed=11)):
+        if step == 300:
+            original = state.clone()
+            break
+    assert isinstance(original, FirstDruidState) and not original.is_terminal()
+    copy = original.clone()
+    assert isinstance(copy, FirstDruidState)
+    assert copy.trail is original.trail and not copy.trail_tail and not original.trail_tail
+    for _ in range(40):
+        for state in (original, copy):
+            if not state.is_terminal():
+                legal = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
+                state.apply_action(legal[rng.randrange(len(legal))])
+    assert original.history() != copy.history()
+    for state in (original, copy):
+        assert trail(state) == trail(replayed(state))
+        again = pickle.loads(pickle.dumps(state))
+        assert trail(again) == trail(state)
