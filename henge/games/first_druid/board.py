@@ -62,12 +62,14 @@ def build(state: FirstDruidState, p: int, full: bool) -> str:
     return f"completes trilithon {t + 1}, unclaimed"
 
 
-def bid_value(state: FirstDruidState, seat: int, cards: list[int], colour: int) -> int:
-    """FD9: the sum of the contest colour's cards (``colour``: the contest's colour index); all
-    cards count for that colour's player; the own trilithon card counts 30 of the contest
-    colour; others' trilithon cards 0."""
+def bid_value(state: FirstDruidState, seat: int, cards: list[int], colour: int | None = None) -> int:
+    """FD9: the sum of the contest colour's cards (``colour``: the contest's colour index, worked
+    out from the state if not given); all cards count for that colour's player; the own trilithon
+    card counts 30 of the contest colour; others' trilithon cards 0."""
     if not cards:
         return 0
+    if colour is None:
+        colour = box.colour_index(state.contest)
     element = state.colours[seat] == colour
     value = 0
     for c in cards:
