@@ -222,11 +222,24 @@ def _paid_by_sum(total: int, phase: int, trilithon: bool) -> int:
 
 def _paid(cards: tuple[int, ...], trilithon: bool) -> int:
     """Returns the targets the sum of ``cards`` pays for (none if one is a trilithon card: no number, D8)."""
-    if any(c >= _NUMBER_CARDS for c in cards):
-        return 0
-    days = {box.CARD_IS_DAY[c] for c in cards}
-    phase = int(days.pop()) if len(days) == 1 else -1
-    return _paid_by_sum(sum(box.CARD_NUMBER[c] for c in cards), phase, trilithon)
+    total = days = 0
+    for card in cards:
+        if card >= _NUMBER_CARDS:
+            return 0
+        total += box.CARD_NUMBER[card]
+        days += box.CARD_IS_DAY[card]
+    phase = box.DAY if days == len(cards) else box.NIGHT if not days else -1
+    return _paid_by_sum(total, phase, trilithon)
+
+
+def _indices(mask: int) -> tuple[int, ...]:
+    """Returns the bits of ``mask``, ascending."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(found)
 
 
 _DECK = range(box.DECK_SIZE)
@@ -244,16 +257,16 @@ _TRIPLE: tuple[tuple[int, ...], ...] = tuple(
     tuple(_paid_by_sum(total, phase, False) for total in range(3 * _RING + 1)) for phase in (-1, box.NIGHT, box.DAY)
 )
 """Per phase + 1 (-1: mixed) and sum of three number cards: the bars and disks it pays for."""
-_TRI_SINGLE: tuple[int, ...] = tuple(_paid((c,), True) for c in _DECK)
-_TRI_PAIR: tuple[tuple[int, ...], ...] = tuple(tuple(_paid((a, b), True) for b in _DECK) for a in _DECK)
-"""The same for a trilithon's own targets (its card and at most two number cards)."""
-_TRI_BLUESTONES = _bits(range(30 + _INNER_WINDOWS, _TRI_SPAN))
-"""A trilithon's three-bluestone targets: both other cards are sacrificed (a hand of three)."""
+_TRI_SINGLE = tuple(_paid((c,), True) for c in _DECK)
+_TRI_PAID: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_indices(_TRI_SINGLE[x] | _TRI_SINGLE[y] | (_paid((x, y), True) if x != y else 0)) for y in _DECK)
+    for x in _DECK
+)
+"""Per two cards (the same card twice: one card): the numbered and inner targets of a trilithon
+they pay for, alone or together, counted from the first of its colour, ascending."""
 _SPACE_BIT: tuple[int, ...] = tuple(1 << s for s in range(SPACES))
 TARGET_SPACES: tuple[int, ...] = tuple(_bits(t.spaces) for t in TARGETS)
 """Per target index: the spaces it covers, as bits of space ids."""
-_M30 = (1 << 30) - 1
-_M57 = (1 << _INNER_WINDOWS) - 1
 _M17 = (1 << 17) - 1
 
 
@@ -262,34 +275,16 @@ def covered_spaces(cover: list[int]) -> int:
     return _bits([s for s, code in enumerate(cover) if code != EMPTY])
 
 
-def _trilithon_open(covered: int) -> int:
-    """Returns a trilithon's targets over none of the ``covered`` spaces (bits counted from its first)."""
-    free = ~covered
-    inner = free >> INNER
-    bluestones = free >> HORSESHOE
-    pairs = free & free >> NUMBERED & _M30  # the coloured space and the numbered space below it
-    fours = inner & inner >> 1 & inner >> 2 & inner >> 3 & _M57
-    threes = bluestones & bluestones >> 1 & bluestones >> 2 & _M17
-    return pairs | fours << 30 | threes << 30 + _INNER_WINDOWS
+_Chunks = tuple[tuple[tuple[int, ...], ...], ...]
+_BAR_DISK_BYTES = (_TRI + 7) // 8
 
 
-_Bytes = tuple[tuple[tuple[int, ...], ...], ...]
-
-
-def _byte_tables(first: int, size: int) -> _Bytes:
-    """Per byte of a ``size``-bit mask and its value: the numbers ``first`` + bit of its bits, ascending."""
-    return tuple(
-        tuple(tuple(first + k + b for b in range(8) if value >> b & 1) for value in range(256))
-        for k in range(0, size, 8)
-    )
-
-
-def _read(mask: int, tables: _Bytes) -> list[int]:
-    """Returns the numbers of the bits of ``mask`` (see _byte_tables), ascending."""
-    found: list[int] = []
-    for table, byte in zip(tables, mask.to_bytes(len(tables), "little"), strict=True):
-        found += table[byte]
-    return found
+def _chunk_tables(first: int, size: int, width: int) -> _Chunks:
+    """Per ``width``-bit chunk of a ``size``-bit mask and its value: the numbers ``first`` + bit of
+    its bits, ascending."""
+    values = range(1 << width)
+    bits = [_indices(value) for value in values]
+    return tuple(tuple(tuple(first + k + b for b in bits[value]) for value in values) for k in range(0, size, width))
 
 
 class Placements:
@@ -297,8 +292,13 @@ class Placements:
     ``offset`` + target index (the rules ask for action ids); the tables are made once."""
 
     def __init__(self, offset: int) -> None:
-        self.bars_and_disks = _byte_tables(offset, _TRI)
-        self.trilithons = tuple(_byte_tables(offset + _TRI + k * _TRI_SPAN, _TRI_SPAN) for k in range(5))
+        self.offset = offset
+        self.bars_and_disks = _chunk_tables(offset, _TRI, 8)
+        """The bars and disks, a byte of their mask at a time."""
+        self.bluestone_trilithons = tuple(
+            _chunk_tables(offset + _TRI + k * _TRI_SPAN + 30 + _INNER_WINDOWS, 17, 8) for k in range(5)
+        )
+        """Per colour: the trilithons on three bluestones, by first stone (bit 0: stone 1), a byte at a time."""
 
     def targets(self, hand: list[int], covered: int, own: tuple[int, int], trilithons: list[int]) -> list[int]:
         """Returns the placements a seat can pay for with ``hand`` and that are open to it, sorted.
@@ -329,21 +329,34 @@ class Placements:
             closed ^= _SPACE_BIT[bar]  # the seat's own bar lies there
         if disk >= 0:
             closed ^= _SPACE_BIT[disk]
-        found = _read(paid & ~closed, self.bars_and_disks)
-        if max(hand) >= _NUMBER_CARDS:  # a trilithon card
-            if size == 3:
-                paid = _TRI_SINGLE[a] | _TRI_SINGLE[b] | _TRI_SINGLE[c] | _TRI_BLUESTONES
-                paid |= _TRI_PAIR[a][b] | _TRI_PAIR[a][c] | _TRI_PAIR[b][c]
+        found: list[int] = []
+        open_paid = (paid & ~closed).to_bytes(_BAR_DISK_BYTES, "little")
+        for table, byte in zip(self.bars_and_disks, open_paid, strict=True):  # a byte of the mask at a time
+            found += table[byte]
+        if max(hand) >= _NUMBER_CARDS:  # a trilithon card: the others pay for its place
+            if size == 3:  # the number cards are among the two others than a trilithon card
+                paying = _TRI_PAID[b][c] if a >= _NUMBER_CARDS else _TRI_PAID[a][c if b >= _NUMBER_CARDS else b]
             elif size == 2:
-                paid = _TRI_SINGLE[a] | _TRI_SINGLE[b] | _TRI_PAIR[a][b]
+                paying = _TRI_PAID[a][b]
             else:
-                paid = 0
+                paying = ()
             for card in sorted(hand):
-                if card >= _NUMBER_CARDS:
-                    colour = card - _NUMBER_CARDS
-                    placed = trilithons[colour]
-                    mine = TARGET_SPACES[placed] if placed >= 0 else 0  # this colour's trilithon is moved
-                    found += _read(paid & _trilithon_open(covered & ~mine), self.trilithons[colour])
+                if card < _NUMBER_CARDS:
+                    continue
+                colour = card - _NUMBER_CARDS
+                placed = trilithons[colour]
+                blocked = covered ^ TARGET_SPACES[placed] if placed >= 0 else covered  # this trilithon is moved
+                first = self.offset + _TRI + colour * _TRI_SPAN
+                for index in paying:
+                    if not blocked & TARGET_SPACES[_TRI + index]:
+                        found.append(first + index)
+                if size == 3:  # the text: both other cards are sacrificed
+                    stones = blocked >> HORSESHOE
+                    threes = _M17 & ~(stones | stones >> 1 | stones >> 2)  # three open stones from bit i on
+                    low, middle, high = self.bluestone_trilithons[colour]
+                    found += low[threes & 255]
+                    found += middle[threes >> 8 & 255]
+                    found += high[threes >> 16]
         return found
 
 
