@@ -416,6 +416,14 @@ def serve_command(
     default=None,
     help="With --until-decided: the first agent's seats in every game (default: seats shared as in a tournament).",
 )
+@click.option(
+    "--margin",
+    type=float,
+    default=0.0,
+    show_default=True,
+    help="With --until-decided: decide against the fair share less this, not the fair share itself "
+    "(0.05: is the first agent no worse than the others by more than 0.05?).",
+)
 @click.option("--resume", is_flag=True, help="With --until-decided: continue the match saved in --out.")
 def tournament_command(
     game_id: str,
@@ -431,6 +439,7 @@ def tournament_command(
     cap_blocks: int,
     alpha: float,
     focal_seats: int | None,
+    margin: float,
     resume: bool,
 ) -> None:
     """Play bots against each other with rotated seats and report wins, intervals and ratings.
@@ -443,7 +452,7 @@ def tournament_command(
     source = click.get_current_context().get_parameter_source
     only_decided = [
         f"--{name.replace('_', '-')}"
-        for name in ("cap_blocks", "alpha", "focal_seats", "resume")
+        for name in ("cap_blocks", "alpha", "focal_seats", "margin", "resume")
         if source(name) is not click.core.ParameterSource.DEFAULT
     ]
     if only_decided and not until_decided:
@@ -454,7 +463,7 @@ def tournament_command(
         if source("games") is not click.core.ParameterSource.DEFAULT:
             raise click.UsageError("--games does not go with --until-decided: it stops when decided or at --cap-blocks")
         _tournament_until_decided(
-            game_id, players, agents, workers, seed, options, out_path, cap_blocks, alpha, focal_seats, resume
+            game_id, players, agents, workers, seed, options, out_path, cap_blocks, alpha, focal_seats, margin, resume
         )
         return
 
@@ -509,6 +518,7 @@ def _tournament_until_decided(
     cap_blocks: int,
     alpha: float,
     focal_seats: int | None,
+    margin: float,
     resume: bool,
 ) -> None:
     """``henge tournament --until-decided``: a decided match, saved after every block, resumable."""
@@ -534,6 +544,7 @@ def _tournament_until_decided(
         options=options,
         alpha=alpha,
         cap_blocks=cap_blocks,
+        margin=margin,
     )
     try:
         config.validate()
@@ -555,7 +566,8 @@ def _tournament_until_decided(
             low, high = result.interval
             description = (
                 f"{game_id}, {config.players} players: block {result.blocks + 1}, "
-                f"{level} CS {low:.3f}-{high:.3f} (fair share {result.fair_share:.3f})"
+                f"{level} CS {low:.3f}-{high:.3f} (fair share {result.fair_share:.3f}"
+                + (f", bar {result.bar:.3f})" if margin else ")")
             )
             progress.reset(bar, total=per_block, description=description)
 

@@ -559,7 +559,11 @@ class MatchConfig:
 
     ``focal_seats`` None: the agents share the seats as in a tournament (:func:`lineups`); a number: the
     focal agent holds that many seats of every game, in every choice of them, and the opponents share
-    the rest in turn. ``cap_blocks`` may be raised when a match is resumed; nothing else may change.
+    the rest in turn. ``margin``: the match decides whether the focal agent's mean lies above or below
+    its fair share less this (the *bar*); 0 asks "better or worse than its fair share?", a margin
+    such as 0.05 asks "no worse than the others by more than the margin?" (a non-inferiority test:
+    a changed bot against the one before it). ``cap_blocks`` may be raised when a match is resumed;
+    nothing else may change.
     """
 
     game_id: str
@@ -572,6 +576,7 @@ class MatchConfig:
     alpha: float = 0.05
     cap_blocks: int = DEFAULT_CAP_BLOCKS
     truncation: float = 0.5
+    margin: float = 0.0
 
     @property
     def agents(self) -> tuple[str, ...]:
@@ -598,6 +603,9 @@ class MatchConfig:
             raise ValueError(f"play at least one block, not {self.cap_blocks}")
         if not 0.0 < self.truncation < 1.0:
             raise ValueError(f"truncation must lie strictly between 0 and 1, not {self.truncation}")
+        fair = fair_share(self.focal, match_lineups(self), self.players)
+        if not 0.0 <= self.margin < fair:
+            raise ValueError(f"the margin must lie from 0 up to the fair share {fair:.3f}, not {self.margin}")
 
     def to_json(self) -> dict[str, Any]:
         """Returns the settings as JSON (as the results file holds them)."""
@@ -658,14 +666,16 @@ def default_match_path(config: MatchConfig) -> Path:
     game = "-".join([config.game_id, *(clean(v) for _, v in sorted(config.options.items()))])
     focal = clean(config.focal) + ("" if config.focal_seats is None else f"x{config.focal_seats}")
     rivals = "_".join(clean(o) for o in config.opponents)
-    return Path("results") / "decided" / f"{game}_{config.players}p_{focal}_vs_{rivals}_seed{config.seed}.json"
+    bar = f"_margin{config.margin:g}" if config.margin else ""
+    return Path("results") / "decided" / f"{game}_{config.players}p_{focal}_vs_{rivals}{bar}_seed{config.seed}.json"
 
 
 @dataclass(frozen=True)
 class MatchResult:
     """Where a decided match stands: its decision, the interval and what it cost.
 
-    ``decision``: ``"above"`` or ``"below"`` (the interval lies wholly above or below the fair share),
+    ``decision``: ``"above"`` or ``"below"`` (the interval lies wholly above or below the bar: the fair
+    share less the match's margin, the fair share itself when it has none),
     ``"undecided"`` (the cap was reached first) or ``"running"`` (reported after a block, before the end).
     ``low``, ``high`` and ``mean`` are on the scale of the observations, the focal agent's mean return per
     game; ``seats_per_game`` (its mean seats per game) turns them into rates per seat.
@@ -677,6 +687,8 @@ class MatchResult:
     high: float
     mean: float
     fair_share: float
+    bar: float
+    """The fair share less the match's margin: the point the decision is about."""
     seats_per_game: float
     blocks: int
     games: int
@@ -692,12 +704,15 @@ class MatchResult:
         """Returns the one line that says how the match ended (or stands)."""
         config = self.config
         level = f"{100 - 100 * config.alpha:.12g}%"
+        bar = f"its fair share {self.fair_share:.3f}"
+        if config.margin:
+            bar = f"its fair share less {config.margin:g}, {self.bar:.3f}"
         if self.decision in ("above", "below"):
-            head = f"decided: {config.focal} is {self.decision} its fair share {self.fair_share:.3f}"
+            head = f"decided: {config.focal} is {self.decision} {bar}"
         elif self.decision == "undecided":
-            head = f"undecided at the cap of {config.cap_blocks} blocks: the fair share {self.fair_share:.3f} is inside"
+            head = f"undecided at the cap of {config.cap_blocks} blocks: {bar.removeprefix('its ')} is inside"
         else:
-            head = f"running: the fair share {self.fair_share:.3f} is inside"
+            head = f"running: {bar.removeprefix('its ')} is inside"
         per_seat = self.seats_per_game
         return (
             f"{config.game_id}, {config.players} players, {config.focal} vs {', '.join(config.opponents)}: {head}; "
@@ -744,16 +759,17 @@ class _Match:
         self.config = config
         self.table = match_lineups(config)
         self.fair = fair_share(config.focal, self.table, config.players)
-        self.sequence = BettingConfidenceSequence(config.alpha, truncation=config.truncation, watch=(self.fair,))
+        self.bar = self.fair - config.margin
+        self.sequence = BettingConfidenceSequence(config.alpha, truncation=config.truncation, watch=(self.bar,))
         self.blocks: list[dict[str, Any]] = []
 
     @property
     def open(self) -> bool:
-        return self.sequence.verdict(self.fair) is None and len(self.blocks) < self.config.cap_blocks
+        return self.sequence.verdict(self.bar) is None and len(self.blocks) < self.config.cap_blocks
 
     @property
     def decision(self) -> str:
-        verdict = self.sequence.verdict(self.fair)
+        verdict = self.sequence.verdict(self.bar)
         if verdict is not None:
             return verdict
         return "undecided" if len(self.blocks) >= self.config.cap_blocks else "running"
@@ -774,6 +790,7 @@ class _Match:
             "mean": self.sequence.mean,
             "interval": list(self.sequence.interval),
             "fair_share": self.fair,
+            "bar": self.bar,
             "seats_per_game": self.fair * self.config.players,
             "cpu_seconds": sum(game["game_cpu_seconds"] for game in games),
             "wall_seconds": sum(block["wall_seconds"] for block in self.blocks),
@@ -795,6 +812,7 @@ class _Match:
             high=self.sequence.high,
             mean=status["mean"],
             fair_share=self.fair,
+            bar=self.bar,
             seats_per_game=status["seats_per_game"],
             blocks=status["blocks"],
             games=status["games"],
@@ -833,6 +851,7 @@ def _stored_blocks(path: Path, match: _Match) -> list[dict[str, Any]]:
         raise ResumeError(f"cannot resume from {path}: version {data.get('version')}, not {DECIDED_VERSION}")
     stored = data.get("config")
     stored = stored if isinstance(stored, dict) else {}
+    stored = {"margin": 0.0, **stored}  # a file written before matches had a margin holds none
     mine = match.config.to_json()
     keys = sorted(set(mine) | set(stored))
     differ = [key for key in keys if key != "cap_blocks" and stored.get(key) != mine.get(key)]
@@ -870,6 +889,7 @@ def decided_match(
     options: Mapping[str, Any] | None = None,
     alpha: float = 0.05,
     cap_blocks: int = DEFAULT_CAP_BLOCKS,
+    margin: float = 0.0,
     workers: int = 1,
     out: str | Path | None = None,
     resume: bool = False,
@@ -881,7 +901,7 @@ def decided_match(
     One observation per block: the focal agent's mean return per game over the block's games (its
     returns summed over its seats), in [0, 1]. After every block the :class:`BettingConfidenceSequence`
     at level ``1 - alpha`` is updated; the match stops as soon as it lies wholly above or below the fair
-    share (:func:`fair_share`), or after ``cap_blocks`` blocks. A block's games run in ``workers``
+    share (:func:`fair_share`) less ``margin``, or after ``cap_blocks`` blocks. A block's games run in ``workers``
     processes. With ``out`` the whole match is written there (atomically) after every block; an
     existing file is refused unless ``resume``, which checks that it holds the same match (only
     ``cap_blocks`` may differ) and plays on from the next block: the result is the one an uninterrupted
@@ -897,6 +917,7 @@ def decided_match(
         options=dict(options or {}),
         alpha=alpha,
         cap_blocks=cap_blocks,
+        margin=margin,
     )
     return run_match(config, workers=workers, out=out, resume=resume, on_game=on_game, on_block=on_block)
 

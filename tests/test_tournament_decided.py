@@ -13,6 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from henge import tournament
+from henge.agents import _AGENTS
+from henge.agents.random_agent import RandomAgent
 from henge.cli import main
 from henge.tournament import (
     BettingConfidenceSequence,
@@ -365,3 +367,68 @@ def test_tournament_until_decided_prints_the_decision_and_resumes(tmp_path):
     assert single.exit_code == 2 and "name two or more" in single.output
     seats = CliRunner().invoke(main, ["tournament", "stonerush", "--focal-seats", "1"])
     assert seats.exit_code == 2 and "--focal-seats goes only with --until-decided" in seats.output
+
+
+# --- a margin: no worse than the others by more than it ---------------------------------------------
+
+
+@pytest.fixture
+def random_too(monkeypatch):
+    """A second name for the random bot: a match between two equal agents."""
+    monkeypatch.setitem(_AGENTS, "random-too", RandomAgent)
+
+
+def test_a_margin_decides_equal_agents_against_the_fair_share_less_it(tmp_path, random_too):
+    # Random against random: its mean is its fair share, 1/3, which no sequence can put above or below
+    # itself, but the fair share less 0.25 lies far enough below it to be passed in a few blocks.
+    out = tmp_path / "m.json"
+    result = decided_match("stonerush", 3, "random", "random-too", focal_seats=1, margin=0.25, seed=1, out=out)
+    assert result.decision == "above" and result.bar == pytest.approx(1 / 3 - 0.25) and result.bar < result.low
+    assert result.fair_share == pytest.approx(1 / 3) and result.blocks < 20
+    assert "decided: random is above its fair share less 0.25, 0.083" in result.line()
+    assert json.loads(out.read_text())["status"]["bar"] == result.bar
+    plain = decided_match("stonerush", 3, "random", "random-too", focal_seats=1, seed=1, cap_blocks=result.blocks)
+    assert plain.decision == "undecided" and plain.low < 1 / 3 < plain.high
+
+
+def test_a_margin_lies_from_zero_up_to_the_fair_share():
+    for margin in (-0.01, 1 / 3, 0.5):
+        with pytest.raises(ValueError, match=r"the margin must lie from 0 up to the fair share 0\.333"):
+            MatchConfig("stonerush", 3, "heuristic", ("random",), focal_seats=1, margin=margin).validate()
+    config = MatchConfig("stonerush", 3, "heuristic", ("random",), focal_seats=1, seed=3, margin=0.05)
+    assert default_match_path(config).name == "stonerush_3p_heuristicx1_vs_random_margin0.05_seed3.json"
+
+
+def test_a_file_from_before_margins_resumes_as_a_match_without_one(tmp_path):
+    out = tmp_path / "old.json"
+    one_against_two(out=out, cap_blocks=1)
+    data = json.loads(out.read_text())
+    del data["config"]["margin"], data["status"]["bar"]
+    out.write_text(json.dumps(data))
+    resumed = one_against_two(out=out, resume=True, cap_blocks=2)
+    assert resumed.blocks == 2
+    with pytest.raises(ResumeError, match="different match"):
+        one_against_two(out=out, resume=True, cap_blocks=3, margin=0.1)
+
+
+def test_tournament_until_decided_takes_a_margin(tmp_path, random_too):
+    args = ["tournament", "stonerush", "-n", "3", "--agents", "random,random-too", "--until-decided"]
+    args += [
+        "--focal-seats",
+        "1",
+        "--workers",
+        "1",
+        "--seed",
+        "1",
+        "--margin",
+        "0.25",
+        "--out",
+        str(tmp_path / "m.json"),
+    ]
+    run = CliRunner().invoke(main, args, terminal_width=200)
+    assert run.exit_code == 0, run.output
+    assert "decided: random is above its fair share less 0.25, 0.083" in run.output
+    wrong = CliRunner().invoke(main, [*args[:-2], "--margin", "0.4", "--out", str(tmp_path / "w.json")])
+    assert wrong.exit_code == 2 and "the margin must lie from 0 up to the fair share 0.333, not 0.4" in wrong.output
+    alone = CliRunner().invoke(main, ["tournament", "stonerush", "--margin", "0.05"])
+    assert alone.exit_code == 2 and "--margin goes only with --until-decided" in alone.output
