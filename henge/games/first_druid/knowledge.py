@@ -302,7 +302,13 @@ def _only(views: list[int], base: int, places: int, place: int) -> int:
 
 
 def _cards(mask: int) -> list[str]:
-    return [TEXT[c] for c in range(box.DECK_SIZE) if mask >> c & 1]
+    """Returns the texts of the cards in ``mask``, by card id (lowest bit first)."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(TEXT[low.bit_length() - 1])
+        mask ^= low
+    return found
 
 
 def _seat_check(state: FirstDruidState, player: int | None) -> None:
@@ -359,10 +365,17 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
     spectator = n * places
     shown = [_only(views, spectator, places, h) for h in range(n)]
     either = []
-    for c in range(box.DECK_SIZE):
-        where = [q for q in range(places) if views[mine + q] >> c & 1]
-        if len(where) > 1 and n not in where:
-            either.append({"card": TEXT[c], "seats": where})
+    seen = twice = 0  # the cards the view places somewhere; those it places in two places or more
+    for q in range(places):
+        mask = views[mine + q]
+        twice |= seen & mask
+        seen |= mask
+    doubt = twice & ~views[mine + n]  # in two hands or more, and not known to be out of play
+    while doubt:
+        low = doubt & -doubt
+        doubt ^= low
+        c = low.bit_length() - 1
+        either.append({"card": TEXT[c], "seats": [q for q in range(places) if views[mine + q] & low]})
     known_by = None
     if player is not None:
         pairs = _layout(n)[1]
