@@ -209,6 +209,11 @@ class _View:
         self.obstacles = self._obstacles()
         self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
         """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
+        self.ahead: dict[int, float] = {}
+        """``_points_ahead`` on this cover by seat, for a runner short of the horseshoe (where on the
+        rings it stands does not matter): a move's score asks it of every card."""
+        self.vacated: dict[int, float] = {}
+        """By piece (bar or disk): the rivals' delay the player's own piece stops costing when it moves."""
 
     def _obstacles(self) -> list[tuple[int, float]]:
         """Returns the first space of each rival block on the rings (a trilithon once per ring) and its cost."""
@@ -229,8 +234,14 @@ class _View:
         return sum(cost for space, cost in self.obstacles if space > progress)
 
     def moves_left(self, seat: int, progress: int, hand: list[int] | None, cover: list[int] | None = None) -> float:
-        cover = self.cover if cover is None else cover
-        return _moves_left(progress, _points_ahead(cover, seat, progress, self.ends[seat]), hand, self.point_sum)
+        if cover is None and progress < HORSESHOE:
+            ahead = self.ahead.get(seat)
+            if ahead is None:
+                ahead = self.ahead[seat] = _points_ahead(self.cover, seat, progress, self.ends[seat])
+        else:
+            cover = self.cover if cover is None else cover
+            ahead = _points_ahead(cover, seat, progress, self.ends[seat])
+        return _moves_left(progress, ahead, hand, self.point_sum)
 
     def chances(self) -> list[float]:
         times = []
@@ -422,10 +433,15 @@ def _block_value(view: _View, target: course.Target, chances: list[float], stuck
     mine = _own_weight(chances, view.seat)
     value -= mine * _delay(view, view.seat, target)
     if target.piece < TRILITHON:  # the bar or disk leaves its old place
-        old = view.obs["runners"][view.seat][course.PIECES[target.piece]]
-        if old is not None:
-            vacated = course.TARGETS[course.parse_space(old)]  # a bar's or disk's target index is its space's
-            value -= sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
+        freed = view.vacated.get(target.piece)
+        if freed is None:
+            freed = 0.0
+            old = view.obs["runners"][view.seat][course.PIECES[target.piece]]
+            if old is not None:
+                vacated = course.TARGETS[course.parse_space(old)]  # a bar's or disk's target index is its space's
+                freed = sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
+            view.vacated[target.piece] = freed
+        value -= freed
     elif target.need == course.NEED_ALL:  # a bluestone trilithon: no move this turn
         value -= 0.0 if stuck else mine * 1.0
     else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
