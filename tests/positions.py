@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import henge
@@ -129,6 +129,19 @@ def random_game(game: Game, rng: random.Random) -> list[State]:
             state.apply_action(rng.choice(state.legal_actions()))
         states.append(state.clone())
     return states
+
+
+def random_walk(game_id: str, players: int, seed: int) -> Iterator[State]:
+    """Yields the state of a seeded random game at every step, the same object moved on after each
+    (the last time over): every action, chance outcomes included, drawn uniformly."""
+    rng = random.Random(seed)
+    state = henge.load(game_id, players).new_initial_state()
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()  # at a chance node, the outcomes
+        state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def random_move(state: State, rng: random.Random) -> None:

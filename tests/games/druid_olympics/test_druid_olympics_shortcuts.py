@@ -9,6 +9,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from positions import random_walk
 
 import henge
 from henge import box
@@ -20,17 +21,10 @@ GAME = "druid_olympics"
 
 
 def random_states(n: int, seed: int) -> Iterator[DruidOlympicsState]:
-    """Yields the state of a seeded random game of ``n`` seats at every step (the same object,
-    moved on after each), the last time over."""
-    rng = random.Random(seed)
-    state = henge.load(GAME, n).new_initial_state()
-    assert isinstance(state, DruidOlympicsState)
-    while True:
+    """Yields the state of a seeded random game of ``n`` seats at every step (see random_walk)."""
+    for state in random_walk(GAME, n, seed):
+        assert isinstance(state, DruidOlympicsState)
         yield state
-        if state.is_terminal():
-            return
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def plain_targets(hand: list[int], cover: list[int], seat: int) -> list[int]:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from positions import random_walk
 
-import henge
 from henge.games.first_druid import board, combinations, knowledge
 from henge.games.first_druid.rules import FirstDruidState
 
@@ -19,21 +19,10 @@ GAME = "first_druid"
 
 
 def random_states(n: int, seed: int) -> Iterator[FirstDruidState]:
-    """Yields the state of a seeded random game of ``n`` seats at every step (the same object,
-    moved on after each), the last time over."""
-    rng = random.Random(seed)
-    state = henge.load(GAME, n).new_initial_state()
-    assert isinstance(state, FirstDruidState)
-    while True:
+    """Yields the state of a seeded random game of ``n`` seats at every step (see random_walk)."""
+    for state in random_walk(GAME, n, seed):
+        assert isinstance(state, FirstDruidState)
         yield state
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def plain_legal_actions(state: FirstDruidState) -> list[int]:
