@@ -441,7 +441,7 @@ def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
     assert config_for("spell_casting", {}).iterations == 50
     assert config_for("spell_casting", {}).guided_rollout
     assert config_for("spell_casting", {"iterations": 7}).iterations == 7
-    assert config_for("first_druid", {}).determinizations == 10  # its draws replay the whole history
+    assert config_for("first_druid", {}).rollout_depth == 6 and config_for("first_druid", {}).guided_rollout
     assert config_for("stonerush", {}) == SearchConfig()
     assert config_for("no_such_game", {"guide": 0.0}) == SearchConfig(guide=0.0)
     agent = ISMCTSAgent(iterations=30)

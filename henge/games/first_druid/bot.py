@@ -27,12 +27,13 @@ from henge import box
 from henge.agents.base import Decision
 from henge.engine import State
 
-SEARCH = {"iterations": 100, "rollout_depth": 4, "guided_rollout": True, "determinizations": 10}
-"""ismcts here: four decisions played as this player would before the evaluation (a
-selection pays off only once the rivals have picked), 100 iterations, and 10
-determinizations, since drawing one replays the game's whole history (15-50 ms): 40 of
-them took most of a first decision's second. A decision takes about 0.15 processor
-seconds, the first of a turn about 0.4."""
+SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
+"""ismcts here: six decisions played as this player would before the evaluation (a
+selection pays off only once the rivals have picked), 100 iterations, and the usual 40
+determinizations. Drawing one replays the game's whole history (up to about 10 ms late in
+a game), so the first decision of a turn, which draws all 40, takes most of a second; 10
+determinizations and 4-decision rollouts answered three times faster there, but lost
+more games than a fair share to these settings (docs/performance.md, "Strength")."""
 
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _NUMBER = box.CARD_NUMBER
