@@ -275,16 +275,14 @@ def covered_spaces(cover: list[int]) -> int:
     return _bits([s for s, code in enumerate(cover) if code != EMPTY])
 
 
-_Chunks = tuple[tuple[tuple[int, ...], ...], ...]
+_ByteTables = tuple[tuple[tuple[int, ...], ...], ...]
 _BAR_DISK_BYTES = (_TRI + 7) // 8
 
 
-def _chunk_tables(first: int, size: int, width: int) -> _Chunks:
-    """Per ``width``-bit chunk of a ``size``-bit mask and its value: the numbers ``first`` + bit of
-    its bits, ascending."""
-    values = range(1 << width)
-    bits = [_indices(value) for value in values]
-    return tuple(tuple(tuple(first + k + b for b in bits[value]) for value in values) for k in range(0, size, width))
+def _byte_tables(first: int, size: int) -> _ByteTables:
+    """Per byte of a ``size``-bit mask and its value: the numbers ``first`` + bit of its bits, ascending."""
+    bits = [_indices(value) for value in range(256)]
+    return tuple(tuple(tuple(first + k + b for b in bits[value]) for value in range(256)) for k in range(0, size, 8))
 
 
 class Placements:
@@ -293,10 +291,10 @@ class Placements:
 
     def __init__(self, offset: int) -> None:
         self.offset = offset
-        self.bars_and_disks = _chunk_tables(offset, _TRI, 8)
+        self.bars_and_disks = _byte_tables(offset, _TRI)
         """The bars and disks, a byte of their mask at a time."""
         self.bluestone_trilithons = tuple(
-            _chunk_tables(offset + _TRI + k * _TRI_SPAN + 30 + _INNER_WINDOWS, 17, 8) for k in range(5)
+            _byte_tables(offset + _TRI + k * _TRI_SPAN + 30 + _INNER_WINDOWS, 17) for k in range(5)
         )
         """Per colour: the trilithons on three bluestones, by first stone (bit 0: stone 1), a byte at a time."""
 

@@ -302,16 +302,9 @@ class DruidOlympicsState(State):
 
     def _start_turn(self) -> None:
         """Starts a turn: D6 lost turns are taken, then the blocking round begins."""
-        n = self.n
-        self.drained = [0] * n
-        if not any(self.owed):  # nobody loses this turn
-            self.turn += 1
-            self.skip = [0] * n
-            self._next_blocker(-1)
-            return
         while True:
             self.turn += 1
-            for seat in range(n):
+            for seat in range(self.n):
                 self.drained[seat] = 0
                 self.skip[seat] = 1 if self.owed[seat] else 0
                 self.owed[seat] -= self.skip[seat]

@@ -475,11 +475,13 @@ Entry = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
 class Trail:
     """A frozen block of trail entries, oldest first, linked to the block before."""
 
-    __slots__ = ("entries", "parent", "plans")
+    __slots__ = ("actions", "entries", "parent", "plans")
 
     def __init__(self, parent: Trail | None, entries: tuple[Entry, ...]) -> None:
         self.parent = parent
         self.entries = entries
+        self.actions: int = (parent.actions if parent is not None else 0) + sum(1 for e in entries if e[1] >= 0)
+        """The action entries (the others are automatic events) of this block and the blocks before."""
         self.plans: dict[int, _Plan] | None = None  # resampling's, for the trail ending here
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -633,7 +635,7 @@ def _bisect(values: list[int], x: int) -> int:
 def _rooted_trail(state: FirstDruidState) -> Trail | None:
     """Returns the trail of the state's whole history, rebuilt by replay for a loaded state."""
     trail = freeze(state)
-    if state.rooted and _action_entries(trail) == state.move_number():
+    if state.rooted and (trail.actions if trail is not None else 0) == state.move_number():
         return trail
     again = state.game.new_initial_state()
     try:
@@ -650,16 +652,6 @@ def _rooted_trail(state: FirstDruidState) -> Trail | None:
     state.trail_tail = []
     state.rooted = True
     return state.trail
-
-
-def _action_entries(head: Trail | None) -> int:
-    """Returns how many entries of the trail are actions (the others are automatic events)."""
-    count = 0
-    node = head
-    while node is not None:
-        count += sum(1 for entry in node.entries if entry[1] >= 0)
-        node = node.parent
-    return count
 
 
 def _plan(state: FirstDruidState, seat: int) -> _Plan:
