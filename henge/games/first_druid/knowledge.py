@@ -30,10 +30,12 @@ history in which the seat saw exactly what it saw, and replays it.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import IllegalActionError
+from henge.engine import IllegalActionError, made
 from henge.games.first_druid.actions import (
     ACCEPT,
     ASK,
@@ -546,6 +548,11 @@ def _entries(head: Trail | None) -> list[Entry]:
 # drains still to come). A run that still meets a dead end is discarded whole; the named
 # history is replayed from the start, and the last check is the seat's record itself, so a
 # returned state is always one the seat cannot tell from the real one.
+#
+# Speed: the plan is made once per position and seat and cached on the trail, and so is what
+# the choices consult that depends only on it (what a seat still owes of each deck for the
+# tokens it holds, which deck a shown card came from, the steps that change the table), so the
+# many samples a search draws at one decision share that work. None of it changes a draw.
 
 _FIXED, _COMPOSE, _HDRAW, _HDRAIN, _HBID, _AUTO = range(6)
 _TRIES = 2000
@@ -590,14 +597,21 @@ class _Plan:
         "draws_before",
         "draws_in",
         "everywhere",
+        "keep",
         "last_begin",
+        "live",
         "notins",
+        "owed",
         "pools",
+        "record",
         "refills",
+        "seat",
+        "seen_from",
         "sent",
         "slots",
         "steps",
         "stretches",
+        "wanted",
     )
 
     def __init__(self) -> None:
@@ -618,18 +632,13 @@ class _Plan:
         self.last_begin = 0  # the step at which that turn began
         self.sent = 0  # the offers it sent in it
         self.compose_now = False  # whether it may be putting an offer together now
-
-
-def _bisect(values: list[int], x: int) -> int:
-    """Returns how many of the ascending ``values`` are below ``x``."""
-    lo, hi = 0, len(values)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if values[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+        self.record: list[list[Any]] | None = None  # the seat's record, read once
+        self.live: list[tuple[int, int, Entry]] | None = None  # the steps that change the abstract table
+        self.seat = -1  # whose record it is
+        self.owed: dict[tuple[int, int, int, int], tuple[int, ...]] = {}  # what _owed found
+        self.wanted: dict[tuple[int, int, tuple[int, ...]], list[int] | None] = {}  # what _wanted found
+        self.keep: dict[tuple[int, int, tuple[int, ...]], list[int]] = {}  # what _keep found
+        self.seen_from: dict[tuple[int, int], int] = {}  # what _deck_of found
 
 
 def _rooted_trail(state: FirstDruidState) -> Trail | None:
@@ -670,6 +679,7 @@ def _build_plan(state: FirstDruidState, s: int, entries: list[Entry]) -> _Plan:
     n = state.n
     pile = n
     plan = _Plan()
+    plan.seat = s
     last_reveal = max((i for i, e in enumerate(entries) if e[0] == T_REVEAL), default=-1)
     steps: list[tuple[int, Entry]] = []
     for i, e in enumerate(entries):
@@ -789,7 +799,7 @@ def _build_plan(state: FirstDruidState, s: int, entries: list[Entry]) -> _Plan:
     plan.demands = demands
     plan.draws_in = [[[e for e in slots[h] if _deck_at(refills, e) == k] for k in range(len(starts))] for h in range(n)]
     plan.draws_before = [
-        [[_bisect(plan.draws_in[h][k], end) for end in demands[h][k]] for k in range(len(starts))] for h in range(n)
+        [[bisect_left(plan.draws_in[h][k], end) for end in demands[h][k]] for k in range(len(starts))] for h in range(n)
     ]
     plan.drains_into = [[d for d, _, t in drains if t == h] for h in range(n)]
 
@@ -811,7 +821,7 @@ def _build_plan(state: FirstDruidState, s: int, entries: list[Entry]) -> _Plan:
 
 def _deck_at(refills: list[int], pos: int) -> int:
     """Returns which deck (0: the first; k: after the k-th refill) the draw pile is at ``pos``."""
-    return _bisect(refills, pos)
+    return bisect_left(refills, pos)
 
 
 def _compute_reach(plan: _Plan, c: int, st: _Stretch) -> None:
@@ -824,9 +834,9 @@ def _compute_reach(plan: _Plan, c: int, st: _Stretch) -> None:
     cur = st.end
     drains = plan.drains
     dpos = [d[0] for d in drains]
-    di = _bisect(dpos, cur) - 1
+    di = bisect_left(dpos, cur) - 1
     refills = plan.refills
-    ri = _bisect(refills, cur) - 1
+    ri = bisect_left(refills, cur) - 1
     notins = [x for x in plan.notins[c] if st.start < x[0] < st.end]
     ni = len(notins) - 1
     slots = plan.slots
@@ -842,7 +852,7 @@ def _compute_reach(plan: _Plan, c: int, st: _Stretch) -> None:
         if not reach & deck_bit:
             for h, pos_list in enumerate(slots):
                 if reach >> h & 1:
-                    k = _bisect(pos_list, cur) - 1
+                    k = bisect_left(pos_list, cur) - 1
                     if k >= 0 and pos_list[k] > best:
                         best, what = pos_list[k], 4
         if what == 0:
@@ -878,7 +888,16 @@ def _reach(plan: _Plan, c: int, st: _Stretch, pos: int) -> int:
         _compute_reach(plan, c, st)
     points = st.points
     assert points is not None
-    return st.changes[_bisect(points, pos)]
+    return st.changes[bisect_left(points, pos)]
+
+
+def _deck_of(plan: _Plan, c: int, pos: int) -> int:
+    """Returns the deck card ``c``, seen at step ``pos``, came from unseen (-1: none)."""
+    key = (c, pos)
+    deck = plan.seen_from.get(key)
+    if deck is None:
+        deck = plan.seen_from[key] = plan.deck_of.get((c, _stretch_at(plan, c, pos).start), -1)
+    return deck
 
 
 def _stretch_at(plan: _Plan, c: int, pos: int) -> _Stretch:
@@ -896,19 +915,44 @@ def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDr
     if player is None:
         raise ValueError("resampling is for a seat, not a spectator")
     plan = _plan(state, player)
-    target = state.information_state_string(player)
+    target = plan.record
+    if target is None:
+        target = plan.record = state.information_state(player)
     for _ in range(_TRIES):
         try:
             cards = _play_out(state, plan, player, rng)
             new = _name(state, plan, player, rng, cards)
         except _Retry:
             continue
-        if new.information_state_string(player) == target:
+        if _same_record(new, player, target):
             return new
     raise RuntimeError(f"first_druid: no history consistent with seat {player}'s record was found")
 
 
+def _same_record(state: FirstDruidState, seat: int, record: list[list[Any]]) -> bool:
+    """True if the seat's record in ``state`` is ``record`` (as ``information_state`` gives it):
+    the entries compared newest first, without making their list or their digest."""
+    i = len(record)
+    node = made(state._log)
+    while node is not None:
+        private = node.private
+        text = private.get(seat) if private is not None else None
+        if text is None:
+            text = node.public
+        if text is not None:
+            i -= 1
+            if i < 0:
+                return False
+            actor, seen = record[i]
+            if seen != text or actor != node.actor:
+                return False
+        node = made(node.parent)
+    return i == 0
+
+
 _Saved = tuple[list[list[int]], int, list[int], int, int]
+_NO_BANS: frozenset[int] = frozenset()
+"""A token's bans until its hand is first asked for a card (most never are)."""
 
 
 class _Table:
@@ -922,7 +966,7 @@ class _Table:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.token_deck: list[int] = []
         self.token_card: list[int] = []  # -1 until the token is named
-        self.banned: list[set[int]] = []  # cards a token cannot be (its hand asked for them)
+        self.banned: list[set[int] | frozenset[int]] = []  # cards a token cannot be (its hand asked for them)
         self.bans: list[tuple[int, int]] = []  # the bans in the order they came (to take back)
         self.deck = 0
 
@@ -938,25 +982,19 @@ class _Table:
         self.token_card[:] = cards
         while len(self.bans) > bans:
             k, card = self.bans.pop()
-            if k < count:
-                self.banned[k].discard(card)
+            banned = self.banned[k] if k < count else None
+            if isinstance(banned, set):  # a ban made it one
+                banned.discard(card)
         self.deck = deck
 
     def ban(self, k: int, card: int) -> None:
-        if card not in self.banned[k]:
-            self.banned[k].add(card)
+        banned = self.banned[k]
+        if card not in banned:
+            if isinstance(banned, set):
+                banned.add(card)
+            else:  # _NO_BANS
+                self.banned[k] = {card}
             self.bans.append((k, card))
-
-    def draw(self, seat: int) -> int:
-        k = len(self.token_deck)
-        self.token_deck.append(self.deck)
-        self.token_card.append(-1)
-        self.banned.append(set())
-        self.hands[seat].append(-1 - k)
-        return k
-
-    def tokens(self, seat: int, deck: int) -> int:
-        return sum(1 for x in self.hands[seat] if x < 0 and self.token_deck[-1 - x] == deck)
 
     def take(self, seat: int, card: int, pos: int, keep: bool = False) -> int:
         """Finds ``card`` in the seat's hand (naming a token of its deck if need be); removes it
@@ -966,10 +1004,13 @@ class _Table:
             if not keep:
                 hand.remove(card)
             return card
-        st = _stretch_at(self.plan, card, pos)
-        deck = self.plan.deck_of.get((card, st.start), -1)
-        options = [x for x in hand if x < 0 and self.token_deck[-1 - x] == deck and card not in self.banned[-1 - x]]
-        if deck < 0 or not options:
+        deck = _deck_of(self.plan, card, pos)
+        if deck < 0:
+            raise _Dead
+        token_deck = self.token_deck
+        banned = self.banned
+        options = [x for x in hand if x < 0 and token_deck[-1 - x] == deck and card not in banned[-1 - x]]
+        if not options:
             raise _Dead
         x = self.rng.choice(sorted(options))
         self.token_card[-1 - x] = card
@@ -986,35 +1027,45 @@ class _Table:
                 have[self.token_deck[-1 - x]] += 1
         return have
 
-    def owed(self, seat: int, deck: int, have: int, pos: int) -> list[int]:
-        """Returns by when drains into the seat must have brought it tokens of ``deck`` (one
-        entry per token), holding ``have`` of them after step ``pos``: its own draws of that
-        deck cover what they can of the cards it shows later."""
-        plan = self.plan
-        later = plan.demands[seat][deck]
-        if not later or later[-1] <= pos:
-            return []
-        k = _bisect(later, pos + 1)
+
+def _owed(plan: _Plan, seat: int, deck: int, have: int, pos: int) -> tuple[int, ...]:
+    """Returns by when drains into the seat must have brought it tokens of ``deck`` (one entry
+    per token), holding ``have`` of them after step ``pos``: its own draws of that deck cover
+    what they can of the cards it shows later."""
+    later = plan.demands[seat][deck]
+    if not later or later[-1] <= pos:
+        return ()
+    k = bisect_left(later, pos + 1)
+    spare = have - bisect_left(plan.draws_in[seat][deck], pos + 1)
+    key = (seat, deck, k, spare)  # all the answer depends on
+    owed = plan.owed.get(key)
+    if owed is None:
         before = plan.draws_before[seat][deck]
-        spare = have - _bisect(plan.draws_in[seat][deck], pos + 1)
-        owed: list[int] = []
+        found: list[int] = []
         most = 0
         for j in range(k, len(later)):
             need = j - k + 1 - spare - before[j]
             if need > most:
-                owed += [later[j]] * (need - most)
+                found += [later[j]] * (need - most)
                 most = need
-        return owed
+        owed = plan.owed[key] = tuple(found)
+    return owed
 
-    def fits(self, seat: int, owed: list[list[int]], drains_from: int) -> bool:
-        """True if the drains into the seat from step ``drains_from`` on, one token each, can
-        bring what ``owed`` (per deck) asks in time (earliest deadline first)."""
-        every = sorted(end for lst in owed for end in lst)
-        if not every:
-            return True
-        into = self.plan.drains_into[seat]
-        base = _bisect(into, drains_from)
-        return all(_bisect(into, end) - base >= j for j, end in enumerate(every, 1))
+
+def _fits(plan: _Plan, seat: int, owed: Iterable[tuple[int, ...]], drains_from: int) -> bool:
+    """True if the drains into the seat from step ``drains_from`` on, one token each, can bring
+    what ``owed`` (per deck) asks in time (earliest deadline first)."""
+    every = sorted(end for lst in owed for end in lst)
+    if not every:
+        return True
+    into = plan.drains_into[seat]
+    base = bisect_left(into, drains_from)
+    return all(bisect_left(into, end) - base >= j for j, end in enumerate(every, 1))
+
+
+def _owing(plan: _Plan, seat: int, pos: int) -> list[int]:
+    """Returns the decks of which the seat still shows cards after step ``pos``."""
+    return [d for d, later in enumerate(plan.demands[seat]) if later and later[-1] > pos]
 
 
 def _play_out(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random) -> dict[int, int]:
@@ -1026,7 +1077,10 @@ def _play_out(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random) -
     chosen: dict[int, int] = {}  # hidden step -> item moved (a card, or a token to name later)
     token_step: dict[int, int] = {}  # hidden draw step -> its token
     budget = [_CHOICES]
-    if not _walk(table, plan, s, 0, chosen, token_step, budget):
+    live = plan.live
+    if live is None:
+        live = plan.live = _live_steps(plan, s)
+    if not _walk(table, plan, live, 0, chosen, token_step, budget):
         raise _Retry
     cards: dict[int, int] = {}
     for pos, k in token_step.items():
@@ -1036,26 +1090,62 @@ def _play_out(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random) -
     return cards
 
 
+_DRAW, _DRAIN, _BID, _COMPOSE_STEP, _REFILL, _SEEN_DRAIN, _SHOWN, _TRADE = range(8)
+"""What a step does on the abstract table (see :func:`_live_steps`)."""
+
+
+def _live_steps(plan: _Plan, s: int) -> list[tuple[int, int, Entry]]:
+    """Returns the steps that change the abstract table, as (what it does, step, entry): the
+    others (seat ``s``'s own moves, turns beginning and ending, effects...) leave it as it is."""
+    live = []
+    for pos, (code, e) in enumerate(plan.steps):
+        kind, action, actor = e[0], e[1], e[2]
+        if code == _HDRAW:
+            live.append((_DRAW, pos, e))
+        elif code == _HDRAIN:
+            live.append((_DRAIN, pos, e))
+        elif code == _HBID:
+            live.append((_BID, pos, e))
+        elif code == _COMPOSE:
+            live.append((_COMPOSE_STEP, pos, e))
+        elif code == _AUTO:
+            if kind == T_REFILL:
+                live.append((_REFILL, pos, e))
+        elif kind == T_DRAIN:  # before the seat's eyes
+            live.append((_SEEN_DRAIN, pos, e))
+        elif kind in (T_PICK, T_DISCARD, T_BID) and actor != s:
+            live.append((_SHOWN, pos, e))
+        elif kind == T_ANSWER and action == ACCEPT:
+            live.append((_TRADE, pos, e))
+    return live
+
+
 def _walk(
     table: _Table,
     plan: _Plan,
-    s: int,
+    live: list[tuple[int, int, Entry]],
     start: int,
     chosen: dict[int, int],
     token_step: dict[int, int],
     budget: list[int],
 ) -> bool:
-    """Plays the steps from ``start`` on; True once every token is named."""
+    """Plays the live steps from ``start`` on; True once every token is named."""
     hands = table.hands
     rng = table.rng
-    steps = plan.steps
+    token_deck = table.token_deck
+    s = plan.seat
     try:
-        for pos in range(start, len(steps)):
-            code, e = steps[pos]
-            kind, action, actor, a, b, cs = e
-            if code == _HDRAW:
-                token_step[pos] = table.draw(actor)
-            elif code == _HDRAIN:
+        for i in range(start, len(live)):
+            what, pos, e = live[i]
+            _, _, actor, a, b, cs = e
+            if what == _DRAW:  # a new token of the deck
+                k = len(token_deck)
+                token_deck.append(table.deck)
+                table.token_card.append(-1)
+                table.banned.append(_NO_BANS)
+                hands[actor].append(-1 - k)
+                token_step[pos] = k
+            elif what == _DRAIN:
                 options = _drain_items(table, plan, a, actor, pos)
                 rng.shuffle(options)
                 for x in options:
@@ -1066,15 +1156,15 @@ def _walk(
                     hands[a].remove(x)
                     hands[actor].append(x)
                     chosen[pos] = x
-                    if _walk(table, plan, s, pos + 1, chosen, token_step, budget):
+                    if _walk(table, plan, live, i + 1, chosen, token_step, budget):
                         return True
                     table.restore(saved)
                 return False
-            elif code == _HBID:
+            elif what == _BID:
                 x = rng.choice(sorted(hands[actor]))  # the contest still runs: nothing is shown after
                 hands[actor].remove(x)
                 chosen[pos] = x
-            elif code == _COMPOSE:
+            elif what == _COMPOSE_STEP:
                 for c in b:
                     table.take(actor, c, pos, keep=True)
                 for c in cs:
@@ -1083,18 +1173,17 @@ def _walk(
                     for x in hands[actor]:
                         if x < 0:
                             table.ban(-1 - x, c)
-            elif code == _AUTO:
-                if kind == T_REFILL:
-                    table.deck += 1
-            elif kind == T_DRAIN:  # before the seat's eyes
+            elif what == _REFILL:
+                table.deck += 1
+            elif what == _SEEN_DRAIN:
                 card = b[0]
                 if a != s:
                     table.take(a, card, pos)
                 if actor != s:
                     hands[actor].append(card)
-            elif kind in (T_PICK, T_DISCARD, T_BID) and actor != s:
+            elif what == _SHOWN:
                 table.take(actor, a, pos)
-            elif kind == T_ANSWER and action == ACCEPT:
+            else:  # _TRADE
                 author, target = a, actor
                 for c in b:
                     if author != s:
@@ -1115,41 +1204,31 @@ def _walk(
 def _drain_items(table: _Table, plan: _Plan, victim: int, taker: int, pos: int) -> list[int]:
     """Returns the items a hidden drain may take (any item of the victim's hand, each as
     likely, that keeps the rest possible), sorted."""
-    hand = table.hands[victim]
+    theirs = tuple(table.holding(taker))
+    key = (pos, taker, theirs)
+    if key in plan.wanted:
+        wanted = plan.wanted[key]
+    else:
+        wanted = plan.wanted[key] = _wanted(plan, taker, theirs, pos)
+    if wanted is not None and not wanted:
+        return []
+    mine = tuple(table.holding(victim))
+    key = (pos, victim, mine)
+    keep = plan.keep.get(key)
+    if keep is None:
+        keep = plan.keep[key] = _keep(plan, victim, mine, pos)
     forced = []
     allowed = []
-    # the taker may need a token of some deck that only this drain can still bring
-    theirs = table.holding(taker)
-    owed = [table.owed(taker, d, theirs[d], pos) for d in range(len(theirs))]
-    wanted: list[int] | None = None
-    if not table.fits(taker, owed, pos + 1):
-        wanted = []
-        for d in range(len(owed)):
-            if owed[d]:
-                first = owed[d].pop(0)
-                if table.fits(taker, owed, pos + 1):
-                    wanted.append(d)
-                owed[d].insert(0, first)
-        if not wanted:
-            return []
-    mine = table.holding(victim)
-    owed = [table.owed(victim, d, mine[d], pos) for d in range(len(mine))]
-    keep = []
-    for d in range(len(mine)):
-        if mine[d]:
-            saved = owed[d]
-            owed[d] = table.owed(victim, d, mine[d] - 1, pos)
-            if table.fits(victim, owed, pos + 1):
-                keep.append(d)
-            owed[d] = saved
-    for x in hand:
+    token_deck = table.token_deck
+    nxt = pos + 1
+    for x in table.hands[victim]:
         if x < 0:
-            deck = table.token_deck[-1 - x]
+            deck = token_deck[-1 - x]
             if deck in keep and (wanted is None or deck in wanted):
                 allowed.append(x)
             continue
         st = _stretch_at(plan, x, pos)
-        reach = _reach(plan, x, st, pos + 1) if st.goal is not None or plan.notins[x] else -1
+        reach = _reach(plan, x, st, nxt) if st.goal is not None or plan.notins[x] else -1
         if not reach >> victim & 1:
             forced.append(x)
         if reach >> taker & 1 and wanted is None:
@@ -1159,15 +1238,69 @@ def _drain_items(table: _Table, plan: _Plan, victim: int, taker: int, pos: int) 
     return sorted(allowed)
 
 
+def _wanted(plan: _Plan, taker: int, theirs: tuple[int, ...], pos: int) -> list[int] | None:
+    """Returns the decks of which the taker of a hidden drain at step ``pos``, holding ``theirs``
+    tokens of each deck, needs a token that only this drain can still bring it (None: it needs
+    none; empty: it needs one this drain cannot bring). Only the decks it shows cards of later
+    can owe anything."""
+    decks = _owing(plan, taker, pos)
+    if not decks:
+        return None
+    nxt = pos + 1
+    owed = {d: _owed(plan, taker, d, theirs[d], pos) for d in decks}
+    if _fits(plan, taker, owed.values(), nxt):
+        return None
+    wanted = []
+    for d in decks:
+        lst = owed[d]
+        if lst:
+            owed[d] = lst[1:]
+            if _fits(plan, taker, owed.values(), nxt):
+                wanted.append(d)
+            owed[d] = lst
+    return wanted
+
+
+def _keep(plan: _Plan, victim: int, mine: tuple[int, ...], pos: int) -> list[int]:
+    """Returns the decks of which the victim of a hidden drain at step ``pos``, holding ``mine``
+    tokens of each deck, can give up a token and still show every card it shows later."""
+    nxt = pos + 1
+    owed = {d: _owed(plan, victim, d, mine[d], pos) for d in _owing(plan, victim, pos)}
+    fit: bool | None = None  # whether what the victim owes now fits
+    keep = []
+    for d in range(len(mine)):
+        if mine[d]:
+            if d in owed:
+                saved = owed[d]
+                owed[d] = _owed(plan, victim, d, mine[d] - 1, pos)
+                if _fits(plan, victim, owed.values(), nxt):
+                    keep.append(d)
+                owed[d] = saved
+            else:  # it shows no more cards of this deck: one token fewer changes nothing owed
+                if fit is None:
+                    fit = _fits(plan, victim, owed.values(), nxt)
+                if fit:
+                    keep.append(d)
+    return keep
+
+
 def _name_tokens(table: _Table, plan: _Plan) -> None:
     """Deals the tokens not named yet the cards of their decks that were never seen again
     (a random matching that respects each token's bans)."""
     rng = table.rng
+    named: list[set[int]] = [set() for _ in plan.pools]
+    unnamed: list[list[int]] = [[] for _ in plan.pools]
+    for k, (deck, c) in enumerate(zip(table.token_deck, table.token_card, strict=True)):
+        if c >= 0:
+            named[deck].add(c)
+        else:
+            unnamed[deck].append(k)
+    last = len(plan.pools) - 1
     for deck, pool in enumerate(plan.pools):
-        named = {c for k, c in enumerate(table.token_card) if c >= 0 and table.token_deck[k] == deck}
-        free = [c for c in pool if c not in named]
-        tokens = [k for k, d in enumerate(table.token_deck) if d == deck and table.token_card[k] < 0]
-        if len(tokens) > len(free) or (deck < len(plan.pools) - 1 and len(tokens) != len(free)):
+        seen = named[deck]
+        free = [c for c in pool if c not in seen]
+        tokens = unnamed[deck]
+        if len(tokens) > len(free) or (deck < last and len(tokens) != len(free)):
             raise _Dead
         rng.shuffle(free)
         owner: dict[int, int] = {}
@@ -1227,32 +1360,36 @@ def _name(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random, cards
             _apply(new, OFFER + rng.choice(targets))
             _apply(new, WITHDRAW)
 
+    apply = new._apply_known  # each action is legal by construction (the record is checked at the end)
+    last_begin = plan.last_begin
     for pos, (code, e) in enumerate(plan.steps):
-        if not inserted and pos > plan.last_begin and moment():
+        if not inserted and pos > last_begin and moment():
             withdraw_offers()
             inserted = True
-        _, action, actor, a, b, cs = e
         if code == _FIXED:
-            _apply(new, action)
-        elif code == _HDRAW:
-            if cards[pos] not in new.draw:
+            apply(e[1])
+            continue
+        _, _, actor, a, b, cs = e
+        if code == _HDRAW:
+            card = cards[pos]
+            if card not in new.draw:
                 raise _Retry
-            _apply(new, cards[pos])
+            apply(card)
         elif code == _HDRAIN:
             if cards[pos] not in new.hands[a]:
                 raise _Retry
-            _apply(new, DRAIN + cards[pos])
+            apply(DRAIN + cards[pos])
         elif code == _HBID:
             if cards[pos] not in new.hands[actor]:
                 raise _Retry
-            _apply(new, BID + cards[pos])
+            apply(BID + cards[pos])
         elif code == _COMPOSE:
-            _apply(new, OFFER + a)
+            apply(OFFER + a)
             for c in b:
-                _apply(new, GIVE + c)
+                apply(GIVE + c)
             for c in cs:
-                _apply(new, ASK + c)
-            _apply(new, SEND)
+                apply(ASK + c)
+            apply(SEND)
     if not inserted:
         if moment():
             withdraw_offers()
