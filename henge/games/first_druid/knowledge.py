@@ -669,6 +669,10 @@ def _plan(state: FirstDruidState, seat: int) -> _Plan:
         return head.plans[seat]
     plan = _build_plan(state, seat, _entries(head))
     if head is not None:
+        node = head.parent
+        while node is not None:  # the plans of earlier positions serve nothing now: let them go
+            node.plans = None
+            node = node.parent
         if head.plans is None:
             head.plans = {}
         head.plans[seat] = plan

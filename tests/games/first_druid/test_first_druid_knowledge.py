@@ -12,6 +12,7 @@ import pytest
 import henge
 from henge import box
 from henge.engine import StateFormatError
+from henge.games.first_druid import knowledge
 from henge.games.first_druid import rules as fd
 from henge.games.first_druid.actions import PLAYER_TEXTS, WITHDRAW
 from henge.games.first_druid.rules import FirstDruidState
@@ -172,6 +173,39 @@ def test_G6_resamples_replay_to_the_same_record_and_vary_the_hidden_cards():
     before = key(state)
     state.resample_from_infostate(1, random.Random(9))
     assert key(state) == before  # the real state is left as it was
+
+
+def test_resampling_along_a_game_keeps_the_plans_of_the_newest_position_only():
+    """A seat's resampling plan is cached on the trail it was made from; the plans of earlier
+    positions are let go, so a long game with bots does not hold one per decision."""
+    state = henge.load(GAME, 4).new_initial_state()
+    rng = random.Random(3)
+    earlier = state
+    made = 0
+    while not state.is_terminal() and made < 12:
+        if state.current_player() >= 0 and state.move_number() > 40 * (made + 1):
+            for seat in range(4):
+                state.resample_from_infostate(seat, rng)
+            made += 1
+            if made == 6:
+                earlier = state.clone()
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert made == 12
+
+    def plans(of: FirstDruidState) -> list[int]:
+        node = knowledge.freeze(of)
+        found = []
+        while node is not None:
+            found.append(len(node.plans or {}))
+            node = node.parent
+        return [count for count in found if count]
+
+    assert plans(state) == [4]  # the twelfth position's, one per seat
+    assert plans(earlier) == []
+    sample = earlier.resample_from_infostate(0, rng)  # an earlier position still resamples
+    assert sample.information_state(0) == earlier.information_state(0)
+    assert plans(earlier) == [1]
 
 
 def test_G6_a_state_loaded_with_its_history_resamples_and_one_without_is_refused():
