@@ -30,8 +30,8 @@ from henge.engine import State
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: six decisions played as this player would before the evaluation (a
 selection pays off only once the rivals have picked), 100 iterations, and the usual 40
-determinizations. Drawing one replays the game's whole history (up to about 10 ms late in
-a game), so the first decision of a turn, which draws all 40, takes most of a second; 10
+determinizations. Drawing one replays the game's whole history (up to about 5 ms late in
+a game), so the first decision of a turn, which draws all 40, takes up to about half a second; 10
 determinizations and 4-decision rollouts answered three times faster there, but lost
 more games than a fair share to these settings (docs/performance.md, "Strength")."""
 
