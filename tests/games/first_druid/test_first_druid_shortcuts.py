@@ -1,6 +1,7 @@
 """First Druid's kept work against the plain computation: the legal actions an action hands
 over or a state keeps (offers, picks, what the board allows each seat), the packed views of
-who may hold which card, and the trail a clone shares with its original."""
+who may hold which card, the trail a clone shares with its original, and what a seat's
+resampling plan keeps."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 from positions import random_walk
 
+import henge
+from henge import records
 from henge.games.first_druid import board, combinations, knowledge
 from henge.games.first_druid.rules import FirstDruidState
 
@@ -213,3 +216,42 @@ def test_a_clone_shares_the_trail_so_far_and_each_goes_on_with_its_own():
         assert trail(state) == trail(replayed(state))
         again = pickle.loads(pickle.dumps(state))
         assert trail(again) == trail(state)
+
+
+# --- resampling: what a seat's plan keeps -------------------------------------------------------
+
+
+def _late_positions(n: int, seed: int) -> Iterator[FirstDruidState]:
+    """Yields positions a third, two thirds and nine tenths into a seeded game of rule-based
+    players (many drains, trades and refills behind them)."""
+    game = henge.load(GAME, n)
+    moves = records.play(game, ["heuristic"] * n, seed=seed)["actions"]
+    for share in (0.33, 0.66, 0.9):
+        state = game.new_initial_state()
+        for action in moves[: int(len(moves) * share)]:
+            state.apply_action(action)
+        assert isinstance(state, FirstDruidState)
+        yield state
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_resampling_with_a_kept_plan_draws_what_a_fresh_plan_draws(n):
+    """A seat's plan keeps answers for the walk (what a seat owes of each deck for the tokens it
+    holds, the decks a taker needs and a victim can spare, the deck a shown card came from): a
+    search drawing many samples at one position draws exactly what it would with none kept."""
+    draws = 0
+    for seed in range(2):
+        for state in _late_positions(n, seed):
+            for seat in range(n):
+                kept = random.Random(seat)
+                fresh = random.Random(seat)
+                for _ in range(4):
+                    with_kept = state.resample_from_infostate(seat, kept).history()
+                    trail = knowledge.freeze(state)
+                    assert trail is not None
+                    plans = trail.plans
+                    trail.plans = None  # made again, with nothing kept
+                    assert state.resample_from_infostate(seat, fresh).history() == with_kept
+                    trail.plans = plans
+                    draws += 1
+    assert draws == 2 * 3 * n * 4
