@@ -633,7 +633,7 @@ class _Plan:
         self.sent = 0  # the offers it sent in it
         self.compose_now = False  # whether it may be putting an offer together now
         self.record: list[list[Any]] | None = None  # the seat's record, read once
-        self.live: list[tuple[int, int, Entry]] | None = None  # the steps that change the abstract table
+        self.live: list[tuple[int, int, Entry, int]] | None = None  # the steps that change the abstract table
         self.seat = -1  # whose record it is
         self.owed: dict[tuple[int, int, int, int], tuple[int, ...]] = {}  # what _owed found
         self.wanted: dict[tuple[int, int, tuple[int, ...]], list[int] | None] = {}  # what _wanted found
@@ -1098,36 +1098,42 @@ _DRAW, _DRAIN, _BID, _COMPOSE_STEP, _REFILL, _SEEN_DRAIN, _SHOWN, _TRADE = range
 """What a step does on the abstract table (see :func:`_live_steps`)."""
 
 
-def _live_steps(plan: _Plan, s: int) -> list[tuple[int, int, Entry]]:
-    """Returns the steps that change the abstract table, as (what it does, step, entry): the
-    others (seat ``s``'s own moves, turns beginning and ending, effects...) leave it as it is."""
+def _live_steps(plan: _Plan, s: int) -> list[tuple[int, int, Entry, int]]:
+    """Returns the steps that change the abstract table, as (what it does, step, entry, and for
+    a card another seat shows, the deck it came from if it was not known in that hand: -1 if
+    none can be): the others (seat ``s``'s own moves, turns beginning and ending, effects...)
+    leave the table as it is."""
     live = []
     for pos, (code, e) in enumerate(plan.steps):
         kind, action, actor = e[0], e[1], e[2]
         if code == _HDRAW:
-            live.append((_DRAW, pos, e))
+            live.append((_DRAW, pos, e, -1))
         elif code == _HDRAIN:
-            live.append((_DRAIN, pos, e))
+            live.append((_DRAIN, pos, e, -1))
         elif code == _HBID:
-            live.append((_BID, pos, e))
+            live.append((_BID, pos, e, -1))
         elif code == _COMPOSE:
-            live.append((_COMPOSE_STEP, pos, e))
+            live.append((_COMPOSE_STEP, pos, e, -1))
         elif code == _AUTO:
             if kind == T_REFILL:
-                live.append((_REFILL, pos, e))
+                live.append((_REFILL, pos, e, -1))
         elif kind == T_DRAIN:  # before the seat's eyes
-            live.append((_SEEN_DRAIN, pos, e))
+            live.append((_SEEN_DRAIN, pos, e, -1))
         elif kind in (T_PICK, T_DISCARD, T_BID) and actor != s:
-            live.append((_SHOWN, pos, e))
+            try:
+                deck = _deck_of(plan, e[3], pos)
+            except _Dead:  # the card is not where the record leaves it: no token can be it
+                deck = -1
+            live.append((_SHOWN, pos, e, deck))
         elif kind == T_ANSWER and action == ACCEPT:
-            live.append((_TRADE, pos, e))
+            live.append((_TRADE, pos, e, -1))
     return live
 
 
 def _walk(
     table: _Table,
     plan: _Plan,
-    live: list[tuple[int, int, Entry]],
+    live: list[tuple[int, int, Entry, int]],
     start: int,
     chosen: dict[int, int],
     token_step: dict[int, int],
@@ -1140,7 +1146,7 @@ def _walk(
     s = plan.seat
     try:
         for i in range(start, len(live)):
-            what, pos, e = live[i]
+            what, pos, e, deck = live[i]
             _, _, actor, a, b, cs = e
             if what == _DRAW:  # a new token of the deck
                 k = len(token_deck)
@@ -1185,8 +1191,21 @@ def _walk(
                     table.take(a, card, pos)
                 if actor != s:
                     hands[actor].append(card)
-            elif what == _SHOWN:
-                table.take(actor, a, pos)
+            elif what == _SHOWN:  # table.take(actor, a, pos), the deck known
+                hand = hands[actor]
+                if a in hand:
+                    hand.remove(a)
+                    continue
+                if deck < 0:
+                    raise _Dead
+                banned = table.banned
+                options = [x for x in hand if x < 0 and token_deck[-1 - x] == deck and a not in banned[-1 - x]]
+                if not options:
+                    raise _Dead
+                options.sort()
+                x = rng.choice(options)
+                table.token_card[-1 - x] = a
+                hand.remove(x)
             else:  # _TRADE
                 author, target = a, actor
                 for c in b:
