@@ -1142,7 +1142,9 @@ def _walk(
     """Plays the live steps from ``start`` on; True once every token is named."""
     hands = table.hands
     rng = table.rng
-    token_deck = table.token_deck
+    token_deck = table.token_deck  # the table's lists change in place only, so these stay its
+    token_card = table.token_card
+    banned = table.banned
     s = plan.seat
     try:
         for i in range(start, len(live)):
@@ -1151,8 +1153,8 @@ def _walk(
             if what == _DRAW:  # a new token of the deck
                 k = len(token_deck)
                 token_deck.append(table.deck)
-                table.token_card.append(-1)
-                table.banned.append(_NO_BANS)
+                token_card.append(-1)
+                banned.append(_NO_BANS)
                 hands[actor].append(-1 - k)
                 token_step[pos] = k
             elif what == _DRAIN:
@@ -1198,13 +1200,12 @@ def _walk(
                     continue
                 if deck < 0:
                     raise _Dead
-                banned = table.banned
                 options = [x for x in hand if x < 0 and token_deck[-1 - x] == deck and a not in banned[-1 - x]]
                 if not options:
                     raise _Dead
                 options.sort()
                 x = rng.choice(options)
-                table.token_card[-1 - x] = a
+                token_card[-1 - x] = a
                 hand.remove(x)
             else:  # _TRADE
                 author, target = a, actor
