@@ -288,16 +288,36 @@ def note_refill(state: FirstDruidState) -> None:
     state.views = (state.views & masks.clear[state.n]) | masks.everywhere[state.n] * _mask(state.draw)
 
 
-def _only(views: list[int], base: int, places: int, place: int) -> int:
-    """Returns the cards the view places in ``place`` and nowhere else."""
-    mask = views[base + place]
+def _row(views: int, view: int, places: int) -> list[int]:
+    """Returns one view's masks, place by place, from the packed ``views`` (a reader that needs
+    a few views takes them so rather than unpacking all of them)."""
+    bits = views >> view * places * _W & ((1 << places * _W) - 1)
+    return [bits >> p * _W & _FULL for p in range(places)]
+
+
+def _only(row: list[int], place: int) -> int:
+    """Returns the cards the view (its masks ``row``) places in ``place`` and nowhere else."""
+    mask = row[place]
     if not mask:
         return 0
     others = 0
-    for q in range(places):
+    for q, other in enumerate(row):
         if q != place:
-            others |= views[base + q]
+            others |= other
     return mask & ~others
+
+
+def _onlies(row: list[int]) -> list[int]:
+    """Returns :func:`_only` of every place of the view (its masks ``row``), in one pass."""
+    after = [0] * (len(row) + 1)  # after[p]: the places from p on
+    for p in range(len(row) - 1, -1, -1):
+        after[p] = after[p + 1] | row[p]
+    found = []
+    before = 0
+    for p, mask in enumerate(row):
+        found.append(mask & ~(before | after[p + 1]))
+        before |= mask
+    return found
 
 
 # --- the observation -------------------------------------------------------------------------
@@ -328,7 +348,6 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
     _seat_check(state, player)
     n = state.n
     places = n + 1
-    views = unpack(n, state.views)
     number = state.neutral // 2 + 1
     seat = -1 if player is None else player
     me = n if player is None else player
@@ -363,26 +382,26 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
     author = seat == active
     hidden_offer = composing(state) and not author  # FD15: an unmade offer shows nothing
     made = state.offers if author else state.offers - state.withdrawn - (1 if composing(state) else 0)
-    mine = me * places
-    spectator = n * places
-    shown = [_only(views, spectator, places, h) for h in range(n)]
+    views = state.views
+    mine = _row(views, me, places)
+    spectator = mine if player is None else _row(views, n, places)
+    shown = _onlies(spectator)[:n]
     either = []
     seen = twice = 0  # the cards the view places somewhere; those it places in two places or more
-    for q in range(places):
-        mask = views[mine + q]
+    for mask in mine:
         twice |= seen & mask
         seen |= mask
-    doubt = twice & ~views[mine + n]  # in two hands or more, and not known to be out of play
+    doubt = twice & ~mine[n]  # in two hands or more, and not known to be out of play
     while doubt:
         low = doubt & -doubt
         doubt ^= low
         c = low.bit_length() - 1
-        either.append({"card": TEXT[c], "seats": [q for q in range(places) if views[mine + q] & low]})
+        either.append({"card": TEXT[c], "seats": [q for q in range(places) if mine[q] & low]})
     known_by = None
     if player is not None:
         pairs = _layout(n)[1]
         known_by = [
-            [] if x == player else _cards(_only(views, pairs[(x, player)] * places, places, player) & ~shown[player])
+            [] if x == player else _cards(_only(_row(views, pairs[(x, player)], places), player) & ~shown[player])
             for x in range(n)
         ]
     obs: dict[str, Any] = {
@@ -434,7 +453,7 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         "contest": contest,
         "last_contest": last,
         "shown_cards": [_cards(m) for m in shown],
-        "known_cards": [[] if h == seat else _cards(_only(views, mine, places, h)) for h in range(n)],
+        "known_cards": [[] if h == seat else _cards(only) for h, only in enumerate(_onlies(mine)[:n])],
         "known_by": known_by,
         "either_or": either,
         "log": log,

@@ -181,6 +181,27 @@ def test_the_packed_views_change_as_a_list_of_masks_would(n, monkeypatch):
     assert {"note_draw", "note_turned", "note_gone", "note_offer", "note_refill", "bids"} <= set(seen)
 
 
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_views_row_and_its_lone_places_are_those_of_the_unpacked_views(n):
+    """The observation reads only the views it needs, one row at a time, and finds the cards
+    each view places in one place only in one pass."""
+    count = knowledge.view_count(n)
+    places = n + 1
+    rows = alone = 0
+    for step, state in enumerate(random_states(n, seed=n)):
+        if step % 11:
+            continue
+        views = knowledge.unpack(n, state.views)
+        for view in range(count):
+            row = knowledge._row(state.views, view, places)
+            assert row == views[view * places : (view + 1) * places]
+            lone = knowledge._onlies(row)
+            assert lone == [knowledge._only(row, place) for place in range(places)]
+            rows += 1
+            alone += any(lone)
+    assert rows > 30 * count and alone > rows // 2
+
+
 # --- the trail -------------------------------------------------------------------------------------
 
 
