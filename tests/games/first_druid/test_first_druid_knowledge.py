@@ -11,7 +11,7 @@ import pytest
 
 import henge
 from henge import box
-from henge.engine import StateFormatError
+from henge.engine import Deferred, StateFormatError
 from henge.games.first_druid import knowledge
 from henge.games.first_druid import rules as fd
 from henge.games.first_druid.actions import PLAYER_TEXTS, WITHDRAW
@@ -173,6 +173,26 @@ def test_G6_resamples_replay_to_the_same_record_and_vary_the_hidden_cards():
     before = key(state)
     state.resample_from_infostate(1, random.Random(9))
     assert key(state) == before  # the real state is left as it was
+
+
+def test_G6_a_samples_record_is_made_when_read_and_is_its_historys():
+    """A search never reads a sample's record, so it is made only when read (from the sample's
+    history); read, every seat's is the one its history gives, and a clone's goes on from it."""
+    state = henge.load(GAME, 4).new_initial_state()
+    rng = random.Random(5)
+    while state.move_number() < 300:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    seat = state.current_player() if state.current_player() >= 0 else 0
+    sample = state.resample_from_infostate(seat, rng)
+    assert isinstance(sample._log, Deferred)
+    later = sample.clone()
+    legal = later.legal_actions()
+    later.apply_action(legal[0])
+    for s in [None, *range(4)]:
+        assert sample.information_state(s) == replayed(sample).information_state(s)
+        assert later.information_state(s) == replayed(later).information_state(s)
+    assert sample.information_state(seat) == state.information_state(seat)
 
 
 def test_resampling_along_a_game_keeps_the_plans_of_the_newest_position_only():
