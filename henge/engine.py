@@ -17,6 +17,7 @@ import numbers
 import random
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import metadata, resources
 from itertools import chain, repeat
 from types import ModuleType
@@ -332,6 +333,20 @@ class Deferred:
 def made(node: Event | Deferred | None) -> Event | None:
     """Returns the record entry ``node`` stands for (making a deferred record first)."""
     return node.made() if type(node) is Deferred else node  # type: ignore[return-value]
+
+
+def replayed_record(game: Game, history: Sequence[int]) -> Deferred:
+    """Returns the record of the game ``history`` plays (every action legal), made by replaying
+    it only when first read: for a resampler's sample, whose record a search never reads and
+    which would otherwise keep thousands of entries for the cycle collector to go over."""
+    return Deferred(partial(_replayed_record, game, tuple(history)))
+
+
+def _replayed_record(game: Game, history: tuple[int, ...]) -> Event | None:
+    again = game.new_initial_state()
+    for action in history:
+        again._apply_known(action)
+    return made(again._log)
 
 
 HISTORY_BLOCK = 64

@@ -64,8 +64,10 @@ def _checked_resamples(state: State, seat: int, rng: random.Random, resample: Re
     record = state.information_state(seat)
     digest = state.information_state_string(seat)
     worlds = set()
-    for _ in range(count):
+    for index in range(count):
         sample = resample(state, seat, rng)
+        if index == 0:  # every seat's record (a resampler may make it only when read), and a clone's
+            _same_records(sample, seat)
         again = _replayed(sample)
         assert _key(again) == _key(sample), f"{game_id}: the resample's history does not reach it"
         assert again.information_state(seat) == record, f"{game_id}: seat {seat} would have seen otherwise"
@@ -74,6 +76,20 @@ def _checked_resamples(state: State, seat: int, rng: random.Random, resample: Re
         assert sample.legal_actions() == state.legal_actions() or sample.current_player() != seat
         worlds.add(_key(sample))
     return worlds
+
+
+def _same_records(sample: State, seat: int) -> None:
+    """Checks that every seat's record in ``sample``, and in a clone one action on, is the one
+    its history gives (read first on the clone, so that a record made on reading is made there)."""
+    later = sample.clone()
+    if not later.is_terminal():
+        later.apply_action(later.legal_actions()[0])
+    for state in (later, sample):
+        again = _replayed(state)
+        for s in [None, *range(state.game.num_players)]:
+            assert state.information_state(s) == again.information_state(s), (
+                f"{state.game.info.id}: a sample's record for {s} is not its history's (resampled for {seat})"
+            )
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -32,7 +32,19 @@ from itertools import combinations, product
 from typing import Any, cast
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State, check, load_int
+from henge.engine import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    Option,
+    State,
+    check,
+    load_int,
+    replayed_record,
+)
 from henge.games.druid_olympics import course as course
 from henge.games.druid_olympics.course import ALTAR, HORSESHOE, POINT_SUM, POINT_SUMS, TARGETS, TRILITHON
 
@@ -627,7 +639,9 @@ class DruidOlympicsState(State):
         history = self.history()
         for index, card in self._hidden_draws(nodes, player, rng).items():
             history[index] = card  # the chance outcome "draw <card>" has the card's id
-        return self._replay(history)
+        new = self._replay(history)
+        new._log = replayed_record(self.game, history)  # made again only if read
+        return new
 
     def __getstate__(self) -> Any:
         # Pickled without the trail: its nested tuples would recurse past Python's limit in a long

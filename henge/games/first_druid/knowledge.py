@@ -32,11 +32,10 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Iterable
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import Deferred, Event, Game, IllegalActionError, made
+from henge.engine import IllegalActionError, made, replayed_record
 from henge.games.first_druid.actions import (
     ACCEPT,
     ASK,
@@ -949,19 +948,9 @@ def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDr
         except _Retry:
             continue
         if _same_record(new, player, target):
-            # A search never reads a sample's record: let it go (its thousands of entries would
-            # only weigh on the cycle collector), to be made again from the history if read.
-            new._log = Deferred(partial(_record_of, new.game, new.history()))
+            new._log = replayed_record(new.game, new.history())  # made again only if read
             return new
     raise RuntimeError(f"first_druid: no history consistent with seat {player}'s record was found")
-
-
-def _record_of(game: Game, history: list[int]) -> Event | None:
-    """Returns the record of the game that ``history`` plays (its newest entry)."""
-    again = game.new_initial_state()
-    for action in history:
-        again._apply_known(action)
-    return made(again._log)
 
 
 def _same_record(state: FirstDruidState, seat: int, record: list[list[Any]]) -> bool:
