@@ -943,7 +943,7 @@ def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDr
         target = plan.record = state.information_state(player)
     for _ in range(_TRIES):
         try:
-            cards = _play_out(state, plan, player, rng)
+            cards = _play_out(state, plan, rng)
             new = _name(state, plan, player, rng, cards)
         except _Retry:
             continue
@@ -1028,7 +1028,14 @@ class _Table:
             if not keep:
                 hand.remove(card)
             return card
-        deck = _deck_of(self.plan, card, pos)
+        x = self.name_token(hand, card, _deck_of(self.plan, card, pos))
+        if keep:
+            hand.append(card)
+        return x
+
+    def name_token(self, hand: list[int], card: int, deck: int) -> int:
+        """Names as ``card`` a token of ``deck`` (-1: none can be) in ``hand``, any not banned
+        from it, each as likely; takes it out of the hand and returns it."""
         if deck < 0:
             raise _Dead
         token_deck = self.token_deck
@@ -1039,8 +1046,6 @@ class _Table:
         x = self.rng.choice(sorted(options))
         self.token_card[-1 - x] = card
         hand.remove(x)
-        if keep:
-            hand.append(card)
         return x
 
     def holding(self, seat: int) -> list[int]:
@@ -1092,7 +1097,7 @@ def _owing(plan: _Plan, seat: int, pos: int) -> list[int]:
     return [d for d, later in enumerate(plan.demands[seat]) if later and later[-1] > pos]
 
 
-def _play_out(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random) -> dict[int, int]:
+def _play_out(state: FirstDruidState, plan: _Plan, rng: random.Random) -> dict[int, int]:
     """Plays the hidden steps out on an abstract table; returns the card of each hidden step.
 
     A drain's choice that leads to a dead end later is taken back (depth first, the other
@@ -1103,7 +1108,7 @@ def _play_out(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random) -
     budget = [_CHOICES]
     live = plan.live
     if live is None:
-        live = plan.live = _live_steps(plan, s)
+        live = plan.live = _live_steps(plan)
     if not _walk(table, plan, live, 0, chosen, token_step, budget):
         raise _Retry
     cards: dict[int, int] = {}
@@ -1118,11 +1123,12 @@ _DRAW, _DRAIN, _BID, _COMPOSE_STEP, _REFILL, _SEEN_DRAIN, _SHOWN, _TRADE = range
 """What a step does on the abstract table (see :func:`_live_steps`)."""
 
 
-def _live_steps(plan: _Plan, s: int) -> list[tuple[int, int, Entry, int]]:
+def _live_steps(plan: _Plan) -> list[tuple[int, int, Entry, int]]:
     """Returns the steps that change the abstract table, as (what it does, step, entry, and for
     a card another seat shows, the deck it came from if it was not known in that hand: -1 if
-    none can be): the others (seat ``s``'s own moves, turns beginning and ending, effects...)
+    none can be): the others (the plan's seat's own moves, turns beginning and ending, effects...)
     leave the table as it is."""
+    s = plan.seat
     live = []
     for pos, (code, e) in enumerate(plan.steps):
         kind, action, actor = e[0], e[1], e[2]
@@ -1218,6 +1224,8 @@ def _walk(
                 if a in hand:
                     hand.remove(a)
                     continue
+                # table.name_token(hand, a, deck), inlined: where the walk backtracks most this
+                # is its commonest step, and the call cost a tenth of the walk's time there
                 if deck < 0:
                     raise _Dead
                 options = [x for x in hand if x < 0 and token_deck[-1 - x] == deck and a not in banned[-1 - x]]
@@ -1401,8 +1409,8 @@ def _name(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random, cards
         a = plan.current
         for _ in range(withdrawn):
             targets = [k for k in range(n) if k != a and new.hands[k]]
-            _apply(new, OFFER + rng.choice(targets))
-            _apply(new, WITHDRAW)
+            new._apply_known(OFFER + rng.choice(targets))
+            new._apply_known(WITHDRAW)
 
     apply = new._apply_known  # each action is legal by construction (the record is checked at the end)
     last_begin = plan.last_begin
@@ -1446,21 +1454,16 @@ def _name(state: FirstDruidState, plan: _Plan, s: int, rng: random.Random, cards
     return new
 
 
-def _apply(state: FirstDruidState, action: int) -> None:
-    """Applies an action known to be legal (by construction; the record is checked at the end)."""
-    state._apply_known(action)
-
-
 def _compose(new: FirstDruidState, a: int, rng: random.Random) -> None:
     """Puts together an offer of seat ``a`` not yet sent (FD15): any target, any given cards,
     any asked cards."""
     targets = [k for k in range(new.n) if k != a and new.hands[k]]
     k = rng.choice(targets)
-    _apply(new, OFFER + k)
+    new._apply_known(OFFER + k)
     hand = sorted(new.hands[a])
     for c in sorted(rng.sample(hand, rng.randint(0, len(hand)))):
-        _apply(new, GIVE + c)
+        new._apply_known(GIVE + c)
     asks = sorted(x - ASK for x in new.legal_actions() if ASK <= x < SEND)
     count = rng.randint(0, min(len(new.hands[k]), len(asks)))
     for c in sorted(rng.sample(asks, count)):
-        _apply(new, ASK + c)
+        new._apply_known(ASK + c)
