@@ -107,12 +107,13 @@ def _search_speed(samples: list[tuple[State, int]], rng: random.Random) -> float
     config = config_for(game_id, {"iterations": _SEARCH_ITERATIONS})
     evaluate = heuristics.evaluator(game_id)
     policy = heuristics.guide(game_id)
+    settled = heuristics.settled(game_id)
     iterations = 0
     seconds = 0.0
     for state in positions:
         seat = state.current_player()
         decision = make_decision(state, seat, random.Random(rng.random()), samples=True)
-        result, _ = search(decision.sample_state, seat, decision.rng, config, evaluate, policy=policy)
+        result, _ = search(decision.sample_state, seat, decision.rng, config, evaluate, policy=policy, settled=settled)
         iterations += result.iterations
         seconds += result.seconds
     return iterations / seconds

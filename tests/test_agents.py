@@ -172,9 +172,11 @@ def test_bot_settings_are_parsed_and_bad_ones_named():
     assert make_agent("ismcts").name == "ismcts"
     guided = make_agent("ismcts:guide=0.25:finish=3:hrollout=1")
     assert (guided.config.guide, guided.config.finish, guided.config.guided_rollout) == (0.25, 3, True)
+    assert make_agent("ismcts:settle=0").config.settle == 0
     with pytest.raises(
         ValueError,
-        match="settings: iterations, seconds, c, depth, baseline, tries, worlds, reuse, guide, finish, hrollout",
+        match=r"settings: iterations, seconds, c, depth, baseline, tries, worlds, reuse, guide, finish, hrollout, "
+        r"settle$",
     ):
         make_agent("ismcts:speed=9")
     with pytest.raises(ValueError, match="must be a number"):
@@ -384,10 +386,10 @@ def test_a_kept_tree_keeps_only_the_worlds_that_fit_the_next_decision():
     elsewhere = next(s for s in states[5:] if s.current_player() == seat)
     decision = make_decision(here, seat, random.Random(1), samples=False)
     tree = Tree(seat, SearchConfig(), None)
-    tree.worlds = [(elsewhere.clone(), None), (here.clone(), None)]
+    tree.worlds = [(elsewhere.clone(), None, 0), (here.clone(), None, 0)]
     assert tree.fits(decision)
-    assert [w.to_json() for w, _ in tree.worlds] == [here.to_json()]
-    tree.worlds = [(elsewhere.clone(), None)]
+    assert [w.to_json() for w, _, _ in tree.worlds] == [here.to_json()]
+    tree.worlds = [(elsewhere.clone(), None, 0)]
     assert not tree.fits(decision)
 
 
@@ -437,6 +439,77 @@ def test_ismcts_finishes_the_turn_it_stopped_in_with_the_rule_based_player():
     assert finished >= 10
 
 
+def test_ismcts_reads_the_evaluation_only_where_the_game_calls_it_settled():
+    """Druid Olympics names the start of a turn as where its evaluation compares runners alike: a
+    search's rollouts (and each determinization's baseline) are played on to such a position, or
+    to the end, before the evaluation is read; with ``settle=0`` they are read after the depth."""
+    game_id = "druid_olympics"
+    settled = heuristics.settled(game_id)
+    assert settled is not None
+    evaluate = heuristics.evaluator(game_id)
+    assert evaluate is not None
+    read: list[bool] = []
+
+    def recorded(state: State) -> list[float]:
+        read.append(settled(state))
+        return evaluate(state)
+
+    states = _decision_points(game_id, 4, seed=3, every=25)[:4]
+    policy = heuristics.guide(game_id)
+    for settle in (40, 0):
+        read.clear()
+        for state in states:
+            seat = state.current_player()
+            decision = make_decision(state, seat, random.Random(1), samples=True)
+            config = config_for(game_id, {"iterations": 30, "seconds": None, "settle": settle})
+            search(decision.sample_state, seat, decision.rng, config, recorded, policy=policy, settled=settled)
+        assert len(read) >= 100
+        assert all(read) if settle else not all(read)
+
+
+def test_ismcts_plays_on_for_a_settled_position_at_most_settle_decisions():
+    """Where no settled position comes, a rollout is scored after ``rollout_depth`` and ``settle`` decisions."""
+    state = _decision_points("stonerush", 3, seed=2, every=5)[1]
+    seen: list[int] = []
+
+    def decisions(state: State) -> int:
+        again = state.game.new_initial_state()
+        count = 0
+        for action in state.history():
+            count += again.current_player() >= 0
+            again.apply_action(action)
+        return count
+
+    def decisions_made(state: State) -> list[float]:
+        seen.append(decisions(state))
+        return [0.5] * state.game.num_players
+
+    start = decisions(state)
+    for settle, always in ((5, False), (0, False), (5, True)):
+        seen.clear()
+        tree = Tree(0, SearchConfig(rollout_depth=3, settle=settle), decisions_made, None, lambda s, a=always: a)
+        tree._rollout(state.clone(), random.Random(0), 3, 0)
+        expected = 3 + (0 if always else settle)
+        assert seen == [start + expected]
+
+
+def test_ismcts_meets_the_same_luck_on_the_way_to_a_settled_position_in_one_determinization():
+    """The way on to a settled position draws from the determinization's own seed: the same
+    position played on with two different search generators gives one value, and another seed
+    gives other draws (common random numbers between a determinization's rollouts and its baseline)."""
+    game_id = "druid_olympics"
+    config = config_for(game_id, {"iterations": 10, "seconds": None})
+    evaluate = heuristics.evaluator(game_id)
+    tree = Tree(0, config, evaluate, heuristics.guide(game_id), heuristics.settled(game_id))
+    states = [s for s in _decision_points(game_id, 5, seed=1, every=3) if s.to_json()["state"]["phase"] == "move"]
+    differ = 0
+    for state in states[len(states) // 2 :][:12]:  # past the coloured ring, where the hand counts
+        one = tree._rollout(state.clone(), random.Random(1), 0, 7)
+        assert tree._rollout(state.clone(), random.Random(2), 0, 7) == one
+        differ += any(tree._rollout(state.clone(), random.Random(1), 0, luck) != one for luck in (8, 9, 10))
+    assert differ >= 6
+
+
 def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
     assert config_for("spell_casting", {}).iterations == 50
     assert config_for("spell_casting", {}).guided_rollout
@@ -461,7 +534,7 @@ def test_a_kept_tree_never_plays_an_action_grown_in_worlds_the_decision_ruled_ou
     players = state.game.num_players
     ruled_out = max(legal) + 1
     tree = Tree(seat, SearchConfig(), None)
-    tree.worlds = [(state.clone(), None)]
+    tree.worlds = [(state.clone(), None, 0)]
     for action, visits in ((legal[0], 3), (ruled_out, 50)):
         child = tree.root.children[action * players + seat] = _Node(seat)
         child.visits = visits

@@ -7,7 +7,8 @@ A bot is named by a word, optionally followed by settings:
 weighed per determinization, ``worlds`` the determinizations per decision,
 ``reuse`` 1 or 0, ``guide`` the bias towards the rule-based player's choice,
 ``finish`` the decisions it may take to finish a turn, ``hrollout`` 1 for
-rollouts played by the rule-based player; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
+rollouts played by the rule-based player, ``settle`` the decisions a rollout may go on for to a
+position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
 ``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
 OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
 them only when asked with ``evaluation=True``. ``policy:PATH.npz`` plays a trained network saved as
@@ -70,6 +71,7 @@ _SEARCH_SETTINGS = {
     "guide": "guide",
     "finish": "finish",
     "hrollout": "guided_rollout",
+    "settle": "settle",
 }
 _OPENSPIEL_SETTINGS = {"simulations": "simulations", "seconds": "seconds", "c": "exploration", "rollouts": "rollouts"}
 _SETTINGS: dict[str, dict[str, str]] = {
@@ -77,7 +79,7 @@ _SETTINGS: dict[str, dict[str, str]] = {
     "mcts-cheat": _SEARCH_SETTINGS,
     "openspiel-ismcts": _OPENSPIEL_SETTINGS,
 }
-_WHOLE_NUMBERS = ("iterations", "depth", "tries", "worlds", "finish", "simulations", "rollouts")
+_WHOLE_NUMBERS = ("iterations", "depth", "tries", "worlds", "finish", "settle", "simulations", "rollouts")
 
 
 POLICY = "policy"

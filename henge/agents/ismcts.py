@@ -22,8 +22,12 @@ with ``decision.sample_state``), and walks the tree with it:
   decisions are played (by the rule-based player for every seat with
   ``guided_rollout``, else uniformly at random) and the position is scored
   with the game's evaluation (``henge.agents.heuristics``); a game without
-  one is played out at random to the end instead. Returns are scaled to
-  [0, 1]. The rule-based player only ever reads the search's own
+  one is played out at random to the end instead. Where the game names the
+  positions its evaluation compares fairly (``settled``: in Druid Olympics
+  the start of a turn, when every runner has had as many moves), the
+  rollout goes on to the next such position (``settle`` decisions at most)
+  before it is scored, and so does each determinization's baseline. Returns
+  are scaled to [0, 1]. The rule-based player only ever reads the search's own
   determinizations, samples of what the seat knows.
 * **Backup**: each edge adds the value of the seat that moved along it, so
   every player's choices in the tree are made for that player's own gain.
@@ -79,9 +83,11 @@ DEFAULT_BELIEF_TRIES = 8
 DEFAULT_DETERMINIZATIONS = 40
 DEFAULT_GUIDE = 0.1
 DEFAULT_FINISH = 8
+DEFAULT_SETTLE = 40
 
 Sampler = Callable[[random.Random], State]
 Evaluator = Callable[[State], list[float]]
+Settled = heuristics.Settled
 Policy = Callable[[Decision], int]
 
 
@@ -111,6 +117,9 @@ class SearchConfig:
     """Decisions at most in which the rule-based player finishes the turn the tree ended in (0: none)."""
     guided_rollout: bool = False
     """Every seat plays the rollout's decisions as the rule-based player would (else uniformly at random)."""
+    settle: int = DEFAULT_SETTLE
+    """Decisions at most played on after ``rollout_depth`` until a position the game calls settled
+    (its ``settled``: where its evaluation compares the seats fairly); 0: evaluate at once."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -131,6 +140,8 @@ class SearchConfig:
             raise ValueError(f"the guide weight must not be negative, not {self.guide}")
         if self.finish < 0:
             raise ValueError(f"finish must not be negative, not {self.finish}")
+        if self.settle < 0:
+            raise ValueError(f"settle must not be negative, not {self.settle}")
 
 
 class _Node:
@@ -178,15 +189,23 @@ class Tree:
     """A search tree over one information set of ``seat``, with the determinizations it keeps."""
 
     def __init__(
-        self, seat: int, config: SearchConfig, evaluate: Evaluator | None, policy: Policy | None = None
+        self,
+        seat: int,
+        config: SearchConfig,
+        evaluate: Evaluator | None,
+        policy: Policy | None = None,
+        settled: Settled | None = None,
     ) -> None:
         self.seat = seat
         self.config = config
         self.evaluate = evaluate
         self.policy = policy
+        self.settled = settled if evaluate is not None and config.settle else None
+        """Where the evaluation may be read (None: anywhere); see ``SearchConfig.settle``."""
         self.root = _Node(-1)
-        self.worlds: list[tuple[State, list[float] | None]] = []
-        """Kept determinizations with their baselines (all of them, or the first one when none are kept)."""
+        self.worlds: list[tuple[State, list[float] | None, int]] = []
+        """Kept determinizations with their baselines and the seeds of their luck (see :meth:`_rollout`):
+        all of them, or the first one when none are kept."""
         self.turn = 0
 
     def grow(self, sample: Sampler, rng: random.Random, iterations: int | None, deadline: float | None) -> int:
@@ -197,7 +216,6 @@ class Tree:
         depth = config.rollout_depth if evaluate is not None else None
         guide = config.guide if self.policy is not None else 0.0
         finish = config.finish if self.policy is not None else 0
-        guided_rollout = config.guided_rollout and self.policy is not None
         keep = config.determinizations
         done = 0
         while iterations is None or done < iterations:
@@ -206,13 +224,14 @@ class Tree:
             if iterations is not None and done % 16 == 15 and self._settled(iterations - done):
                 break
             if keep and len(self.worlds) >= keep:
-                world, baseline = self.worlds[self.turn % keep]
+                world, baseline, luck = self.worlds[self.turn % keep]
                 state = world.clone()
             else:
                 state = sample(rng)
-                baseline = evaluate(state) if evaluate is not None and config.baseline else None
+                luck = rng.getrandbits(32) if self.settled is not None else 0
+                baseline = self._baseline(state, luck) if evaluate is not None and config.baseline else None
                 if keep or not self.worlds:
-                    self.worlds.append((state.clone(), baseline))
+                    self.worlds.append((state.clone(), baseline, luck))
             self.turn += 1
             game = state.game
             players = game.num_players
@@ -263,29 +282,7 @@ class Tree:
             # The rule-based player finishes the turn the tree ended in.
             if finish and path:
                 self._finish(state, path[-1].mover, rng)
-            # Rollout.
-            steps = 0
-            while True:
-                player = state.current_player()
-                if player == TERMINAL:
-                    low, high = game.info.min_utility, game.info.max_utility
-                    values = [(r - low) / (high - low or 1.0) for r in state.returns()]
-                    break
-                if depth is not None and steps >= depth:
-                    assert evaluate is not None
-                    values = evaluate(state)
-                    break
-                if player == CHANCE:
-                    state.apply_action(sample_chance(state, rng))
-                else:
-                    legal = state.legal_actions()
-                    if len(legal) == 1:
-                        state.apply_action(legal[0])
-                    elif guided_rollout:
-                        state.apply_action(self._ask(state, player, rng))
-                    else:
-                        state.apply_action(legal[int(rng.random() * len(legal))])
-                    steps += 1
+            values = self._rollout(state, rng, depth, luck)
             # Backup.
             if baseline is not None:
                 values = [v - b for v, b in zip(values, baseline, strict=True)]
@@ -294,6 +291,53 @@ class Tree:
                 child.total += values[child.mover]
             done += 1
         return done
+
+    def _rollout(self, state: State, rng: random.Random, depth: int | None, luck: int) -> list[float]:
+        """Plays ``depth`` decisions on (None: to the end), then on to a settled position where
+        the game names them, and returns every seat's value there, in [0, 1].
+
+        The way on to a settled position draws its chance from a generator seeded with ``luck``,
+        the determinization's own: every rollout of one determinization, and its baseline, meet
+        the same draws there (common random numbers), so the differences between actions are not
+        drowned by who draws what at the end of the turn."""
+        evaluate = self.evaluate
+        settled = self.settled
+        guided = self.config.guided_rollout and self.policy is not None
+        settle = self.config.settle
+        lucky = False
+        steps = 0
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                info = state.game.info
+                low, high = info.min_utility, info.max_utility
+                return [(r - low) / (high - low or 1.0) for r in state.returns()]
+            if depth is not None and steps >= depth:
+                if settled is None or steps >= depth + settle or settled(state):
+                    assert evaluate is not None
+                    return evaluate(state)
+                if not lucky:  # on the way to a settled position: the determinization's own draws
+                    rng = random.Random(luck)
+                    lucky = True
+            if player == CHANCE:
+                state.apply_action(sample_chance(state, rng))
+            else:
+                legal = state.legal_actions()
+                if len(legal) == 1:
+                    state.apply_action(legal[0])
+                elif guided:
+                    state.apply_action(self._ask(state, player, rng))
+                else:
+                    state.apply_action(legal[int(rng.random() * len(legal))])
+                steps += 1
+
+    def _baseline(self, state: State, luck: int) -> list[float]:
+        """Returns a determinization's own value at the root: its evaluation, read where it is
+        settled (played on from a copy) if the game names such positions."""
+        assert self.evaluate is not None
+        if self.settled is None:
+            return self.evaluate(state)
+        return self._rollout(state.clone(), random.Random(luck), 0, luck)
 
     def _ask(self, state: State, player: int, rng: random.Random) -> int:
         """Returns the rule-based player's choice for ``player`` in the determinization ``state``."""
@@ -348,15 +392,15 @@ class Tree:
         if child is None:
             return None
         worlds = []
-        for world, baseline in self.worlds:
+        for world, baseline, luck in self.worlds:
             if action not in world.legal_actions():  # a world the last decision did not fit
                 continue
             state = world.clone()
             state.apply_action(action)
             if state.current_player() != self.seat:
                 return None
-            worlds.append((state, baseline))
-        subtree = Tree(self.seat, self.config, self.evaluate, self.policy)
+            worlds.append((state, baseline, luck))
+        subtree = Tree(self.seat, self.config, self.evaluate, self.policy, self.settled)
         subtree.root = child
         subtree.worlds = worlds
         return subtree
@@ -368,8 +412,8 @@ class Tree:
         # An action can turn hidden cards over, so kept worlds may now disagree with what the seat
         # sees: keep only those that still fit (checking one alone let an impossible world in).
         self.worlds = [
-            (state, baseline)
-            for state, baseline in self.worlds
+            (state, baseline, luck)
+            for state, baseline, luck in self.worlds
             if state.observation(self.seat) == decision.observation and state.legal_actions() == decision.legal_actions
         ]
         return bool(self.worlds)
@@ -386,6 +430,7 @@ def search(
     evaluate: Evaluator | None,
     *,
     policy: Policy | None = None,
+    settled: Settled | None = None,
     tree: Tree | None = None,
 ) -> tuple[SearchResult, Tree]:
     """Searches from the decision of ``seat`` whose determinizations ``sample`` draws; returns the best action.
@@ -397,7 +442,7 @@ def search(
     start = time.perf_counter()
     deadline = None if config.seconds is None else time.process_time() + config.seconds
     if tree is None:
-        tree = Tree(seat, config, evaluate, policy)
+        tree = Tree(seat, config, evaluate, policy, settled)
     limit = config.iterations
     if limit is not None and tree.root.visits:
         limit = max(limit - tree.root.visits, (limit + 3) // 4)
@@ -488,7 +533,14 @@ class ISMCTSAgent:
         kept = self._kept if self._kept is not None and self._kept.fits(decision) else None
         policy = heuristics.guide(game_id)
         self.last, tree = search(
-            sample, decision.seat, decision.rng, config, heuristics.evaluator(game_id), policy=policy, tree=kept
+            sample,
+            decision.seat,
+            decision.rng,
+            config,
+            heuristics.evaluator(game_id),
+            policy=policy,
+            settled=heuristics.settled(game_id),
+            tree=kept,
         )
         self._kept = tree.after(self.last.action) if config.reuse else None
         return self.last.action

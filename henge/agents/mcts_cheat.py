@@ -50,6 +50,12 @@ class CheatingMCTSAgent:
         self.config = config_for(game_id, self.settings)
         policy = heuristics.guide(game_id)
         self.last, _ = search(
-            sample, decision.seat, decision.rng, self.config, heuristics.evaluator(game_id), policy=policy
+            sample,
+            decision.seat,
+            decision.rng,
+            self.config,
+            heuristics.evaluator(game_id),
+            policy=policy,
+            settled=heuristics.settled(game_id),
         )
         return self.last.action

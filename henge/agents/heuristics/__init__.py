@@ -11,6 +11,10 @@ games that ship with henge), which offers:
   Search bots only ever hold states sampled from their seat's information
   set (or, for ``mcts-cheat``, the real one), so reading a state here gives
   away nothing.
+* optionally ``settled(state) -> bool``: True where the evaluation compares
+  the seats fairly (Druid Olympics: at the start of a turn, when every runner
+  has had as many moves). A search plays its rollouts on to such a position
+  before it reads the evaluation (``ismcts``'s ``settle``).
 * optionally ``SEARCH``: settings of ``ismcts`` that suit the game (its
   budget, its rollouts), over the search's defaults;
 * optionally ``belief(observation) -> weigh``: from what the seat saw, a
@@ -35,6 +39,7 @@ from henge.agents.base import Decision
 from henge.engine import State, list_games, plugin
 
 Evaluator = Callable[[State], list[float]]
+Settled = Callable[[State], bool]
 
 
 @cache
@@ -87,6 +92,13 @@ def belief(game_id: str, observation: dict[str, Any]) -> Belief | None:
         return None
     make = getattr(module_for(game_id), "belief", None)
     return None if make is None else cast(Belief | None, make(observation))
+
+
+def settled(game_id: str) -> Settled | None:
+    """Returns the test of where a game's evaluation may be read (``settled``); None: anywhere."""
+    if not has_heuristic(game_id):
+        return None
+    return cast(Settled | None, getattr(module_for(game_id), "settled", None))
 
 
 def search_settings(game_id: str) -> dict[str, Any]:

@@ -179,6 +179,28 @@ def evaluate(state: State) -> list[float]:
     return _odds(times)
 
 
+def settled(state: State) -> bool:
+    """Returns True at the start of a turn: the blocking round's first decision.
+
+    There every runner has had as many moves as every other, so the turns
+    :func:`evaluate` counts compare alike; read in the middle of a moving
+    round they favour whoever has not moved yet (a search's rollouts are played
+    on to here before they are scored). Seats that lose the turn do not block,
+    so the first decision is the first seat's from the first player on that
+    does not.
+    """
+    data = state.to_json()["state"]
+    if data["phase"] != "block":
+        return False
+    skipping = data["skipping"]
+    seat, player = data["first"], data["player"]
+    while seat != player:
+        if not skipping[seat]:
+            return False
+        seat = (seat + 1) % len(skipping)
+    return True
+
+
 # --- the rule-based player ---------------------------------------------------------------------
 
 

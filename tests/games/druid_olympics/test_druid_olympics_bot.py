@@ -226,6 +226,31 @@ def test_registered():
 # --- the evaluation ------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_settled_exactly_at_the_first_decision_of_every_turn(players: int):
+    # Where the search reads the evaluation: every runner has had as many moves. Seats that lose
+    # the turn do not block, so the first decision can be a later seat's (rule-based games lose
+    # turns often: seen below).
+    game = henge.load(GAME, players)
+    later_seat = 0
+    for seed in range(4):
+        record = play(game, ["heuristic"] * players, seed=seed)
+        state = game.new_initial_state()
+        turn = 0
+        for action in record["actions"]:
+            if state.current_player() >= 0:
+                data = state.to_json()["state"]
+                first = data["turn"] != turn
+                turn = data["turn"]
+                assert heuristic.settled(state) == first, (seed, state.move_number())
+                later_seat += first and data["player"] != data["first"]
+            else:
+                assert not heuristic.settled(state)
+            state.apply_action(action)
+        assert not heuristic.settled(state)
+    assert later_seat > 0
+
+
 def test_evaluate_gives_chances_and_ranks_the_leader_first():
     state = position(
         phase="move",
