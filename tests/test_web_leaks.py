@@ -27,15 +27,24 @@ import dataclasses
 import json
 import logging
 import random
-import secrets as secrets_module
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_support import Seat, Spy, create, credentials, live_table, running, seat, true_state
+from web_support import (
+    Seat,
+    Spy,
+    create,
+    credentials,
+    fixed_seed,
+    live_table,
+    running,
+    seat,
+    secret_seed,
+    true_state,
+)
 
 import henge
 from henge.agents import heuristics
@@ -81,11 +90,6 @@ def _players(game_id: str) -> int:
     """The player count a game is played at here: three, where the game allows it."""
     info = henge.game_class(game_id).info
     return min(max(3, info.min_players), info.max_players)
-
-
-def _seed(game_id: str) -> int:
-    """A fixed secret seed per game (62 bits, as the server draws them), so that each game is the same every run."""
-    return random.Random(f"leaks/{game_id}").getrandbits(62) | 1 << 61
 
 
 @dataclass
@@ -224,14 +228,6 @@ def _resend(seats: dict[int, Seat], done: dict[int, list[int]]) -> list[tuple[in
     return answers
 
 
-@contextlib.contextmanager
-def _fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> Iterator[None]:
-    """Makes the next table's secret seed ``seed`` (the server draws it with ``secrets.randbits``)."""
-    with monkeypatch.context() as patch:
-        patch.setattr(secrets_module, "randbits", lambda _bits: seed)
-        yield
-
-
 def _play(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
@@ -246,7 +242,7 @@ def _play(
     caplog.set_level(logging.DEBUG)
     players = _players(game_id)
     with running(DB) as client:
-        with _fixed_seed(monkeypatch, _seed(game_id)):
+        with fixed_seed(monkeypatch, secret_seed(f"leaks/{game_id}")):
             created = create(client, game=game_id, players=players, seats=[{"kind": "person"}] * players, sit=None)
         table_id = created["id"]
         tokens = dict(credentials(link["url"]) for link in created["links"])

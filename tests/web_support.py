@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -26,6 +28,20 @@ from henge.server.tables import LiveTable
 
 CARD = re.compile(r"(?<![\w-])(?:[1-9]|[12]\d|30)[dn](?![\w-])|T-(?:white|blue|green|yellow|red)")
 """A card text of the box, as it would appear anywhere in a message."""
+
+
+def secret_seed(name: str) -> int:
+    """A fixed secret seed for ``name`` (62 bits, as the server draws them), so that a game is the same every run."""
+    return random.Random(name).getrandbits(62) | 1 << 61
+
+
+@contextmanager
+def fixed_seed(monkeypatch: Any, seed: int) -> Iterator[None]:
+    """Makes the tables created inside it take the secret seed ``seed`` (the server draws it with
+    ``secrets.randbits``)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(secrets, "randbits", lambda _bits: seed)
+        yield
 
 
 def database(path: Path) -> str:
