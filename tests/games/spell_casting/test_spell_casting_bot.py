@@ -200,3 +200,27 @@ def test_a_remembered_answer_is_the_answer_worked_out_afresh():
     first = [heuristic.choose(d) for d in decisions]
     again = [heuristic.choose(d) for d in decisions]  # from memory
     assert first == again == [heuristic._choose(d) for d in decisions]
+
+
+def test_past_its_patience_it_leaves_a_cycle_of_repeated_turns():
+    """On this seed the three rule-based players start round 11 as they started round 9 and, played
+    deterministically, repeat those two rounds until the round cap; restless, they finish the game."""
+    game = henge.load("spell_casting", 3)
+    state = game.new_initial_state()
+    for action in henge.play(game, ["heuristic"] * 3, seed=33)["actions"]:
+        state.apply_action(action)
+    assert heuristic._PATIENCE < state.observation(None)["round"] < 200
+
+
+@pytest.mark.parametrize(("turns", "answers"), [(3 * 49, 1), (3 * 50, 4)])
+def test_it_starts_to_choose_at_random_only_past_its_patience(turns: int, answers: int):
+    """At round 50 a decision has one answer, whatever the generator; at round 51 about a third of its
+    answers are drawn from every legal action."""
+    state = position({"middle 13": 0, "middle 3": 0}, figures={"white": "3 night"}, turns=turns)
+    assert state.observation(0)["round"] == turns // 3 + 1
+    chosen = [heuristic.choose(make_decision(state, 0, random.Random(seed), samples=False)) for seed in range(300)]
+    assert len(set(chosen)) >= answers
+    assert set(chosen) <= set(state.legal_actions())
+    if answers > 1:
+        usual = heuristic._choose(make_decision(state, 0, random.Random(0), samples=False))
+        assert 0.5 < chosen.count(usual) / len(chosen) < 0.9
