@@ -6,6 +6,8 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -130,6 +132,47 @@ def test_a_worker_that_dies_is_replaced_for_the_next_decision():
         return outcomes
 
     assert asyncio.run(decide()) == ["broken", "legal"]
+
+
+_KILLED_SERVER = """
+import asyncio, multiprocessing.forkserver, random, time
+from henge.engine import load
+from henge.server.bots import BotPool
+state = load("fightin", 2).new_initial_state()
+while state.is_chance_node():
+    state.apply_action(state.legal_actions()[0])
+pool = BotPool(2)
+for lane_bot in ("random", "ismcts:iterations=5"):
+    asyncio.run(pool.choose(lane_bot, state.clone(), state.current_player(), random.Random(1)))
+print(*pool.pids(), multiprocessing.forkserver._forkserver._forkserver_pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Returns whether a process exists and has not ended (a zombie waiting to be reaped has)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
+def test_no_worker_outlives_a_server_killed_outright():
+    """A server killed with SIGKILL cannot stop its pool: its workers end by themselves, and with them
+    the process they were forked from."""
+    server = subprocess.Popen([sys.executable, "-c", _KILLED_SERVER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        pids = [int(word) for word in server.stdout.readline().split()]
+    finally:
+        server.kill()
+        server.wait()
+    assert len(pids) >= 3  # a worker in each lane, and the process they are forked from
+    deadline = time.monotonic() + 20
+    while any(map(_running, pids)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in pids if _running(pid)]
 
 
 @pytest.mark.parametrize(

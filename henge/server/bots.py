@@ -15,7 +15,9 @@ machine as a whole:
   process gets a core first whenever it wants one;
 - one decision may use at most ``seconds`` of processor time; past that it
   is stopped (a ``SIGPROF`` timer inside the worker) and the bot plays a
-  legal action drawn by its own generator instead.
+  legal action drawn by its own generator instead;
+- a worker ends when the server's process does, however that ends (killed
+  with ``SIGKILL`` included), so no worker outlives its server.
 
 Inside a worker, the decision is made exactly as in any other place a bot
 plays (:func:`henge.agents.make_decision`): the bot sees its seat's
@@ -32,6 +34,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -62,11 +65,22 @@ def _on_overtime(_signum: int, _frame: Any) -> None:
 
 
 def _start_worker() -> None:
-    """Runs once in each worker: a lower priority, and the processor-time alarm."""
+    """Runs once in each worker: a lower priority, the processor-time alarm, and a watch on the server."""
     with contextlib.suppress(OSError):
         os.nice(_NICE)
     signal.signal(signal.SIGPROF, _on_overtime)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops its workers
+    server = multiprocessing.parent_process()
+    if server is not None:
+        threading.Thread(target=_end_with, args=(server,), name="server watch", daemon=True).start()
+
+
+def _end_with(server: Any) -> None:
+    """Ends this worker once the server's process has ended. A server killed outright cannot stop its
+    pool, and a worker waiting for its next job would wait for ever (it holds the job queue's other
+    end itself), keeping the process it was forked from alive with it."""
+    server.join()
+    os._exit(0)
 
 
 _agents: dict[str, Agent] = {}
