@@ -30,15 +30,11 @@ CARD = re.compile(r"(?<![\w-])(?:[1-9]|[12]\d|30)[dn](?![\w-])|T-(?:white|blue|g
 """A card text of the box, as it would appear anywhere in a message."""
 
 
-def secret_seed(name: str) -> int:
-    """A fixed secret seed for ``name`` (62 bits, as the server draws them), so that a game is the same every run."""
-    return random.Random(name).getrandbits(62) | 1 << 61
-
-
 @contextmanager
-def fixed_seed(monkeypatch: Any, seed: int) -> Iterator[None]:
-    """Makes the tables created inside it take the secret seed ``seed`` (the server draws it with
-    ``secrets.randbits``)."""
+def fixed_seed(monkeypatch: Any, name: str) -> Iterator[None]:
+    """Makes the tables created inside it take a secret seed fixed by ``name`` (62 bits, as the server
+    draws them with ``secrets.randbits``), so that their games are the same every run."""
+    seed = random.Random(name).getrandbits(62) | 1 << 61
     with monkeypatch.context() as patch:
         patch.setattr(secrets, "randbits", lambda _bits: seed)
         yield
