@@ -1,6 +1,6 @@
 """henge: the Stonehenge Anthology's rule sets, bots and tools, in Python."""
 
-from henge.engine import (
+from henge.core import (
     CHANCE,
     TERMINAL,
     Game,

@@ -24,7 +24,7 @@ from rich.table import Table
 import henge
 from henge.agents import heuristics, make_agent, make_decision
 from henge.agents.ismcts import config_for, search
-from henge.engine import CHANCE, TERMINAL, Game, State
+from henge.core import CHANCE, TERMINAL, Game, State
 from henge.records import agent_rng, play, sample_chance
 
 _SAMPLE_STATES = 400

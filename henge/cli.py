@@ -15,7 +15,7 @@ from rich.table import Table
 import henge
 from henge.agents import check_agent
 from henge.analysis.command import analysis_flags, parse_options
-from henge.engine import game_problems
+from henge.core import game_problems
 
 
 def _console() -> Console:

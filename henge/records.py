@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
-from henge.engine import CHANCE, Game, State, load
+from henge.core import CHANCE, Game, State, load, sample_chance
 
 RECORD_FORMAT = "henge-record"
 RECORD_VERSION = 1
@@ -22,18 +22,6 @@ def chance_rng(seed: int) -> random.Random:
 def agent_rng(seed: int, seat: int) -> random.Random:
     """Returns a seat's own generator; it tells nothing of the chance generator."""
     return random.Random(f"henge/{seed}/seat/{seat}")
-
-
-def sample_chance(state: State, rng: random.Random) -> int:
-    """Returns a chance outcome drawn with its probability."""
-    outcomes = state.chance_outcomes()
-    r = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if r < total:
-            return action
-    return outcomes[-1][0]
 
 
 def _agents(game: Game, agents: Sequence[Agent | str]) -> list[Agent]:

@@ -48,7 +48,7 @@ from rich import box
 from rich.table import Table
 
 from henge.agents import Decision, check_agent, is_cheating, make_agent
-from henge.engine import State, load
+from henge.core import State, load
 from henge.records import play
 
 RESULTS_FORMAT = "henge-tournament"

@@ -19,7 +19,7 @@ import pytest
 from browser_support import CHROMIUM, CHROMIUM_ARGS
 
 import henge
-from henge.engine import reload_games
+from henge.core import reload_games
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 """An example game in a package of its own (the henge-example-threecard distribution), installed for

@@ -13,7 +13,7 @@ from typing import Any
 
 import henge
 from henge import box
-from henge.engine import CHANCE, Game, State
+from henge.core import CHANCE, Game, State
 from henge.games.druid_olympics.rules import DruidOlympicsState
 from henge.games.fightin.parts import DECKS, MONSTER_DECK
 from henge.games.spell_casting import board as sb

@@ -25,7 +25,7 @@ from henge.agents import (
 )
 from henge.agents.ismcts import SearchConfig, Tree, config_for, search
 from henge.cli import main
-from henge.engine import State
+from henge.core import State
 from henge.records import play, sample_chance
 from henge.tournament import (
     TournamentConfig,

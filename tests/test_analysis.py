@@ -21,7 +21,7 @@ from henge.analysis.command import option_value, option_values
 from henge.analysis.report import csv_columns, write_analysis
 from henge.analysis.stats import decided_at, lead_changes, leaders, mean_interval, summarize, wilson
 from henge.cli import main
-from henge.engine import plugin
+from henge.core import plugin
 
 
 def _cli(args: list[str]) -> Any:

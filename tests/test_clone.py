@@ -19,7 +19,8 @@ import pytest
 from conftest import config_id, game_configs
 
 import henge
-from henge.engine import HISTORY_BLOCK, State
+from henge.core import State
+from henge.core.history import HISTORY_BLOCK
 
 CONFIGS = game_configs()
 

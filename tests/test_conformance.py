@@ -14,7 +14,7 @@ import pytest
 from conftest import config_id, game_configs, knob_configs
 
 import henge
-from henge.engine import CHANCE, TERMINAL, IllegalActionError, State, StateFormatError
+from henge.core import CHANCE, TERMINAL, IllegalActionError, State, StateFormatError
 
 CONFIGS = game_configs()
 GAMES_PER_CONFIG = 3

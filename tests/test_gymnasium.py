@@ -18,7 +18,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import henge  # noqa: E402
 from henge.adapters import gymnasium as henge_gymnasium  # noqa: E402
 from henge.agents import Decision, RandomAgent, make_decision  # noqa: E402
-from henge.engine import plugin  # noqa: E402
+from henge.core import plugin  # noqa: E402
 from henge.records import agent_rng, play  # noqa: E402
 
 CONFIGS = [c for c in game_configs() if plugin(c[0]).encoder is not None]

@@ -25,7 +25,7 @@ from conftest import config_id, game_configs
 from positions import random_game
 
 import henge
-from henge.engine import Deferred, Event, State, made
+from henge.core import Deferred, Event, State, made
 
 CONFIGS = game_configs()
 

@@ -21,7 +21,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 import henge  # noqa: E402
 from henge import box  # noqa: E402
 from henge.adapters import openspiel  # noqa: E402
-from henge.engine import plugin  # noqa: E402
+from henge.core import plugin  # noqa: E402
 
 openspiel.register_all()
 

@@ -15,7 +15,7 @@ pytest.importorskip("open_spiel.python.algorithms.ismcts")
 import henge
 from henge.adapters import openspiel_bot
 from henge.agents import agent_names, check_agent, make_agent, make_decision
-from henge.engine import State
+from henge.core import State
 from henge.records import sample_chance
 from henge.tournament import MatchConfig, TournamentConfig, run
 

@@ -26,8 +26,7 @@ from rich.console import Console
 import henge
 from henge import box
 from henge.agents import make_agent
-from henge.agents.base import make_decision
-from henge.engine import Option, StateFormatError, plugin
+from henge.core import Option, StateFormatError, make_decision, plugin
 from henge.terminal import decision_text, renderer
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "games"

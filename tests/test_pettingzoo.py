@@ -16,7 +16,7 @@ np = pytest.importorskip("numpy")
 import henge  # noqa: E402
 from henge.adapters import pettingzoo as henge_pettingzoo  # noqa: E402
 from henge.agents import RandomAgent, make_decision  # noqa: E402
-from henge.engine import plugin  # noqa: E402
+from henge.core import plugin  # noqa: E402
 from henge.records import agent_rng, play  # noqa: E402
 
 CONFIGS = [c for c in game_configs() if plugin(c[0]).encoder is not None]

@@ -21,8 +21,9 @@ from rich.pretty import Pretty
 import henge
 from henge.agents import heuristics
 from henge.cli import main
-from henge.engine import ENTRY_POINT_GROUP, PluginError, game_problems, plugin, reload_games
-from henge.server.narrate import generic, narrator
+from henge.core import ENTRY_POINT_GROUP, PluginError, game_problems, plugin, reload_games
+from henge.core import generic_narrator as generic
+from henge.server.narrate import narrator
 from henge.terminal import decision_text, renderer
 
 SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
@@ -132,9 +133,7 @@ def test_a_broken_game_package_is_named_and_the_others_still_load(install: Insta
 
 
 def test_a_second_package_offering_a_game_id_is_named_with_the_first(install: Installer):
-    source = (
-        "from henge.engine import GamePlugin\n\nPLUGIN = GamePlugin(id='stonerush', package=__name__, game='x:Y')\n"
-    )
+    source = "from henge.core import GamePlugin\n\nPLUGIN = GamePlugin(id='stonerush', package=__name__, game='x:Y')\n"
     install("henge-rival-stonerush", {"stonerush": "henge_rival_stonerush:PLUGIN"}, {"henge_rival_stonerush": source})
     (problem,) = game_problems()
     assert problem.startswith("game id 'stonerush' is offered by two packages, ")

@@ -14,11 +14,14 @@ import pytest
 from click.testing import CliRunner
 
 np = pytest.importorskip("numpy")
-from henge.adapters.encoding import seat_tensor  # noqa: E402
 from henge.agents import check_agent, make_agent, make_decision  # noqa: E402
 from henge.agents.policy import load_policy, save_policy  # noqa: E402
 from henge.cli import main  # noqa: E402
-from henge.engine import load, plugin  # noqa: E402
+from henge.core import (  # noqa: E402
+    load,
+    plugin,
+    seat_tensor,
+)
 from henge.records import agent_rng, play, sample_chance  # noqa: E402
 from henge.tournament import decided_match  # noqa: E402
 

@@ -25,8 +25,7 @@ from positions import SPELL_CASTING_PARK, spell_casting_position
 
 import henge
 from henge import box
-from henge.agents.base import Decision
-from henge.engine import State, plugin
+from henge.core import Decision, State, plugin
 from henge.games.druid_olympics import course
 from henge.games.fightin import events as fightin_events
 from henge.games.first_druid import board as first_druid_board

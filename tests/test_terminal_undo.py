@@ -16,7 +16,7 @@ import henge
 import henge.terminal.app as terminal
 from henge.agents import heuristics
 from henge.cli import main
-from henge.engine import Game, State, open_turn, steps_of
+from henge.core import Game, State, open_turn, steps_of
 from henge.server.tables import NO_UNDO
 from henge.terminal.app import QuitGame, parse_choice, play_in_terminal
 

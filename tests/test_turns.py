@@ -7,7 +7,7 @@ import random
 import pytest
 
 import henge
-from henge.engine import CHANCE, IllegalActionError, State, Step, Turn, latest_turns, open_turn, steps_of, turns
+from henge.core import CHANCE, IllegalActionError, State, Step, Turn, latest_turns, open_turn, steps_of, turns
 
 GAMES = henge.list_games()
 

@@ -18,7 +18,7 @@ from web_support import create, credentials, database, live_table, running, seat
 
 import henge.server
 from henge.cli import main
-from henge.engine import State, load
+from henge.core import State, load
 from henge.server.bots import QUICK, SEARCH, BotPool, default_workers
 
 pytestmark = pytest.mark.timeout(120)
@@ -136,7 +136,7 @@ def test_a_worker_that_dies_is_replaced_for_the_next_decision():
 
 _KILLED_SERVER = """
 import asyncio, multiprocessing.forkserver, random, time
-from henge.engine import load
+from henge.core import load
 from henge.server.bots import BotPool
 state = load("fightin", 2).new_initial_state()
 while state.is_chance_node():

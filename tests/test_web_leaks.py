@@ -47,8 +47,7 @@ from web_support import (
 
 import henge
 from henge.agents import heuristics
-from henge.agents.base import Decision
-from henge.engine import CHANCE, Game, State, open_turn, steps_of, turns
+from henge.core import CHANCE, Decision, Game, State, open_turn, steps_of, turns
 from henge.server.store import RUNNING, TableRecord
 from henge.server.tables import Connection, LiveTable, TableError, Tables, token_hash
 

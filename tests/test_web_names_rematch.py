@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, text
 from web_support import Seat, create, credentials, live_table, running, seat, true_state
 
 import henge
-from henge.engine import GamePlugin
+from henge.core import GamePlugin
 from henge.server import app as app_module
 from henge.server.store import FINISHED, SeatRecord, Store, database_url
 from henge.server.tables import PERSON, new_token, token_hash

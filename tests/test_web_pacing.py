@@ -21,8 +21,7 @@ from fastapi.testclient import TestClient
 from web_support import MACHINE_PACE, Seat, create, credentials, live_table, seat
 
 from henge.agents import heuristics
-from henge.agents.base import Decision
-from henge.engine import steps_of, turns
+from henge.core import Decision, steps_of, turns
 from henge.server.app import create_app
 
 pytestmark = pytest.mark.timeout(240)

@@ -16,9 +16,10 @@ from web_support import CARD
 import henge
 from henge import box
 from henge.cli import main
+from henge.core import generic_narrator as generic
 from henge.games.stonerush import narrate as stonerush_log
 from henge.server.board import FILL, board_svg
-from henge.server.narrate import generic, narrator
+from henge.server.narrate import narrator
 from henge.server.store import database_url, describe_error, safe_url
 
 SVG = "{http://www.w3.org/2000/svg}"

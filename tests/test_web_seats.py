@@ -19,8 +19,8 @@ from sqlalchemy.engine import make_url
 from web_support import create, credentials, database, live_table, seat
 
 import henge.server
-from henge.agents.base import Decision
 from henge.cli import main
+from henge.core import Decision
 from henge.server import bots as bots_module
 from henge.server import tables as tables_module
 from henge.server.app import create_app

@@ -25,7 +25,7 @@ from web_support import (
 
 import henge
 from henge.agents import heuristics
-from henge.agents.base import Decision
+from henge.core import Decision
 from henge.server.store import Store
 
 GAMES = henge.list_games()

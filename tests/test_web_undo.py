@@ -25,7 +25,7 @@ from web_support import Seat, create, credentials, live_table, running, seat, vi
 
 import henge
 from henge.agents import heuristics
-from henge.engine import Game, Step, open_turn, steps_of, turns
+from henge.core import Game, Step, open_turn, steps_of, turns
 from henge.server.store import SeatRecord, Store, TableRecord
 from henge.server.tables import NO_UNDO, Connection, LiveTable, TableError
 

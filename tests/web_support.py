@@ -20,8 +20,7 @@ from urllib.parse import parse_qs
 from conftest import PLUGINS
 from fastapi.testclient import TestClient
 
-from henge.agents.base import Decision
-from henge.engine import State
+from henge.core import Decision, State
 from henge.server.app import create_app
 from henge.server.limits import Limits
 from henge.server.tables import LiveTable

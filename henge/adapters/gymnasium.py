@@ -60,7 +60,7 @@ from gymnasium import spaces
 import henge
 from henge.adapters.views import SeatView, as_action, check_render_mode, load_game
 from henge.agents import Agent, check_agent, is_cheating, make_agent, make_decision
-from henge.engine import CHANCE, State, plugin
+from henge.core import CHANCE, State, plugin
 from henge.records import agent_rng, chance_rng, sample_chance
 
 SEED_BITS = 62

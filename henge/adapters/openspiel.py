@@ -42,7 +42,7 @@ import numpy as np
 import pyspiel
 
 import henge
-from henge.engine import Game, State, plugin
+from henge.core import Game, State, plugin
 
 _PREFIX = "henge_"
 _SEED_SCALE = 2**53

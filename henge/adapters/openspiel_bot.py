@@ -60,7 +60,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from henge.agents.base import Decision
+from henge.core import Decision
 
 NAME = "openspiel-ismcts"
 DEFAULT_EXPLORATION = 2.0

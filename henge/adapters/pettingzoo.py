@@ -49,7 +49,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from henge.adapters.views import SeatView, as_action, check_render_mode, load_game
-from henge.engine import CHANCE, State
+from henge.core import CHANCE, State
 from henge.records import chance_rng, sample_chance
 
 SEED_BITS = 62

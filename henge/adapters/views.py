@@ -30,8 +30,7 @@ from gymnasium import spaces
 from rich.console import Console
 
 import henge
-from henge.adapters.encoding import seat_tensor
-from henge.engine import Game, State, plugin
+from henge.core import Game, State, plugin, seat_tensor
 from henge.terminal import renderer
 
 RENDER_MODES = ("ansi",)
@@ -89,7 +88,7 @@ class SeatView:
 
     def tensor(self, state: State, seat: int) -> np.ndarray:
         """Returns the seat's information state tensor (a new float32 array), computed as
-        :func:`henge.adapters.encoding.seat_tensor` does for a bot handed only a decision."""
+        :func:`henge.core.seat_tensor` does for a bot handed only a decision."""
         values = seat_tensor(self.game.info.id, state.observation(seat), encoding="information_state")
         if values.shape != (self.size,):
             raise ValueError(f"{self.game.info.id}: the encoder wrote {values.size} values; its shape says {self.size}")

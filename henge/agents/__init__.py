@@ -22,11 +22,12 @@ from collections.abc import Callable
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.base import Agent, CheatingAgent, Decision, canonical_state, is_cheating, make_decision
+from henge.agents.base import Agent, CheatingAgent, is_cheating
 from henge.agents.heuristic import HeuristicAgent
 from henge.agents.ismcts import ISMCTSAgent
 from henge.agents.mcts_cheat import CheatingMCTSAgent
 from henge.agents.random_agent import RandomAgent
+from henge.core import Decision, canonical_state, make_decision
 
 _AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from henge.agents import heuristics
-from henge.agents.base import Decision
+from henge.core import Decision
 
 
 class HeuristicAgent:

@@ -72,8 +72,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.base import Decision, make_decision
-from henge.engine import CHANCE, TERMINAL, State
+from henge.core import CHANCE, TERMINAL, Decision, State, make_decision, sample_chance
 
 DEFAULT_ITERATIONS = 300
 DEFAULT_SECONDS = 1.0
@@ -172,17 +171,6 @@ class SearchResult:
     seconds: float
     visits: dict[int, int]
     """Visits of each root action."""
-
-
-def sample_chance(state: State, rng: random.Random) -> int:
-    """Returns a chance outcome drawn with its probability."""
-    outcomes = state.chance_outcomes()
-    r = rng.random()
-    for action, probability in outcomes:
-        r -= probability
-        if r < 0.0:
-            return action
-    return outcomes[-1][0]
 
 
 class Tree:

@@ -16,9 +16,8 @@ import random
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.base import Decision
 from henge.agents.ismcts import SearchConfig, SearchResult, config_for, search
-from henge.engine import State
+from henge.core import Decision, State
 
 
 class CheatingMCTSAgent:

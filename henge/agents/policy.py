@@ -26,7 +26,7 @@ logit per action id (``num_distinct_actions``). The policy knows no seat: it pla
 it is given, from that seat's observation alone, as every fair bot does (RULINGS G3).
 
 **How it plays.** At a decision with a choice it computes the seat's tensor with
-:func:`henge.adapters.encoding.seat_tensor` (the function the Gymnasium environment uses for its
+:func:`henge.core.seat_tensor` (the function the Gymnasium environment uses for its
 observations), runs the network (``h = act(h @ w + b)`` layer by layer, the last without ``act``),
 and plays the legal action with the highest logit; the illegal ones are masked out, never played.
 It is greedy and deterministic: ties go to the lowest action id, and the decision's generator is
@@ -50,9 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from henge.adapters.encoding import ENCODINGS, seat_tensor
-from henge.agents.base import Decision
-from henge.engine import load, plugin
+from henge.core import ENCODINGS, Decision, load, plugin, seat_tensor
 
 FORMAT = "henge-policy"
 VERSION = 1

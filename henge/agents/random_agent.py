@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from henge.agents.base import Decision
+from henge.core import Decision
 
 
 class RandomAgent:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from henge.engine import GameInfo, Option, game_class
+from henge.core import GameInfo, Option, game_class
 
 FlagFunction = Callable[..., Any]
 SHOWN_VALUES = 12
@@ -245,7 +245,7 @@ def build_config(game_id: str, flags: dict[str, Any], options: dict[str, Any]) -
 
 def check_config(config: Any) -> None:
     """Raises a usage error if the game refuses the options or an agent cannot play."""
-    from henge.engine import load
+    from henge.core import load
 
     try:
         load(config.game_id, config.players, **config.options)

@@ -22,7 +22,7 @@ from typing import Any
 from henge.agents import heuristics
 from henge.analysis.run import Job, execute
 from henge.analysis.stats import proportion, summarize
-from henge.engine import game_class, load
+from henge.core import game_class, load
 from henge.tournament import (
     MatchConfig,
     TournamentConfig,

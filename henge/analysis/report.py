@@ -18,7 +18,7 @@ from typing import Any
 
 from henge.analysis.core import Analysis, AnalysisConfig, Sweep
 from henge.analysis.stats import figure_names, proportion
-from henge.engine import game_class
+from henge.core import game_class
 
 BASE_COLUMNS = ("index", "seed")
 """The first columns of games.csv; then agent_K and return_K per seat and :data:`GAME_COLUMNS`."""

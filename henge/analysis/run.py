@@ -20,7 +20,7 @@ from typing import Any
 
 from henge.agents import heuristics
 from henge.analysis.stats import decided_at, lead_changes, leaders
-from henge.engine import Game, load, plugin
+from henge.core import Game, load, plugin
 from henge.tournament import _Task, play_game, win_shares
 
 

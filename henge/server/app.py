@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from henge.agents import agent_names
-from henge.engine import CHANCE, State, list_games, plugin
+from henge.core import CHANCE, State, list_games, plugin
 from henge.records import RECORD_FORMAT, RECORD_VERSION
 from henge.server import pages
 from henge.server.bots import BOT_SECONDS

@@ -40,7 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from henge.agents import Agent, make_agent, make_decision
-from henge.engine import State
+from henge.core import State
 
 log = logging.getLogger("henge.server")
 
@@ -149,7 +149,7 @@ class BotPool:
             # forkserver: a clean process to fork workers from (the server has threads and an event
             # loop, which must not be forked), with the engine and bots imported once.
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["henge.engine", "henge.agents", "henge.server.bots"])
+            context.set_forkserver_preload(["henge.core", "henge.agents", "henge.server.bots"])
             executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker)
             self._executors[lane] = executor
         return executor

@@ -13,7 +13,7 @@ from typing import Any
 
 from henge import box
 from henge.agents import agent_names
-from henge.engine import plugin
+from henge.core import plugin
 from henge.server.board import FILL, board_svg
 from henge.server.tables import games_info
 

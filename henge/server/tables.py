@@ -7,7 +7,7 @@ and only then applied and acknowledged. Chance outcomes and bot moves are
 made here, from the table's secret seed, and stored the same way, so a
 restarted server replays the stored actions and stands exactly where it was.
 
-The steps of a turn in progress (``henge.engine.open_turn``) are seen by their
+The steps of a turn in progress (``henge.core.open_turn``) are seen by their
 seat alone: everybody else sees the turn when it ends, step by step. Until
 then the seat's person may take them back, the last first (an undo deletes
 the stored step before it is acknowledged). Bots pause ``bot_delay`` seconds
@@ -41,10 +41,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from henge.agents import agent_names, heuristics, make_agent
-from henge.engine import (
+from henge.core import (
     CHANCE,
     Game,
     IllegalActionError,
+    Observation,
     State,
     Step,
     Turn,
@@ -58,7 +59,7 @@ from henge.engine import (
 from henge.records import sample_chance
 from henge.server.bots import BOT_SECONDS, BotPool
 from henge.server.limits import excerpt
-from henge.server.narrate import Observation, narrator
+from henge.server.narrate import narrator
 from henge.server.store import (
     ABANDONED,
     BROKEN,

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
-from henge.engine import CHANCE, Game, State, Step, open_turn
+from henge.core import CHANCE, Game, State, Step, open_turn
 from henge.records import RECORD_FORMAT, RECORD_VERSION, agent_rng, chance_rng, replay, sample_chance
 from henge.terminal import decision_text, renderer
 
@@ -107,7 +107,7 @@ def play_in_terminal(console: Console, game: Game, *, seat: int, bots: list[str]
     """Plays one game with a person at ``seat`` and bots elsewhere; returns the record.
 
     Chance and the bots draw from ``seed`` as :func:`henge.records.play` makes them. The person may
-    take back their moves of the turn in progress (see :func:`henge.engine.open_turn`): the state is
+    take back their moves of the turn in progress (see :func:`henge.core.open_turn`): the state is
     replayed from its history without the last one."""
     person = TerminalPlayer(console, game.info.id)
     bot_names = iter(bots * game.num_players)

@@ -35,8 +35,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any, cast
 
-from henge.agents.base import Decision
-from henge.engine import State, list_games, plugin
+from henge.core import Decision, State, list_games, plugin
 
 Evaluator = Callable[[State], list[float]]
 Settled = Callable[[State], bool]

@@ -26,8 +26,7 @@ from itertools import combinations
 from typing import Any
 
 from henge import box
-from henge.agents.base import Decision
-from henge.engine import State
+from henge.core import Decision, State
 from henge.games.druid_olympics import course
 from henge.games.druid_olympics.course import (
     ALTAR,

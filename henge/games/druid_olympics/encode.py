@@ -29,8 +29,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
-from henge.adapters.encoding import actor_index, slice_starts
-from henge.adapters.encoding import layout_size as _size
+from henge.core import actor_index, slice_starts
+from henge.core import layout_size as _size
 from henge.games.druid_olympics import course
 
 PHASES: tuple[str, ...] = ("deal", "choose first", "block", "block cards", "move", "pay", "enter", "draw", "over")

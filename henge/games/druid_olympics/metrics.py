@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from henge.engine import Game
+from henge.core import Game
 from henge.games.druid_olympics.course import ALTAR
 from henge.games.druid_olympics.rules import DruidOlympicsState
 

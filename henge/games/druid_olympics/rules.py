@@ -32,7 +32,7 @@ from itertools import combinations, product
 from typing import Any, cast
 
 from henge import box
-from henge.engine import (
+from henge.core import (
     CHANCE,
     TERMINAL,
     Event,
@@ -627,7 +627,7 @@ class DruidOlympicsState(State):
         again; see ``_fill``). The history is replayed from the start, so the record,
         ``history()`` and every field are right for every seat. The generator is used on
         ``player``'s information only (sorted pools, time-ordered draws): states it
-        cannot tell apart give the same draws (henge.agents.base.canonical_state).
+        cannot tell apart give the same draws (henge.core.canonical_state).
 
         A state loaded from JSON without its history has no record: its other hands
         and draw pile are re-dealt within the groups of ``observation()["unseen"]``.

@@ -1,6 +1,6 @@
 """Fightin' an' Drinkin' an' Stealin'!: the rules, the rule-based player, the log lines and the drawings."""
 
-from henge.engine import GamePlugin
+from henge.core import GamePlugin
 
 PLUGIN = GamePlugin(
     id="fightin",

@@ -37,8 +37,7 @@ from itertools import permutations
 from typing import Any
 
 from henge import box
-from henge.agents.base import Decision
-from henge.engine import State
+from henge.core import Decision, State
 
 WHITE, BLUE, GREEN, YELLOW, RED = range(5)
 _COLOURS = box.PLAYER_COLOURS

@@ -30,8 +30,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
-from henge.adapters.encoding import layout_size as _size
-from henge.adapters.encoding import slice_starts
+from henge.core import layout_size as _size
+from henge.core import slice_starts
 
 PHASES: tuple[str, ...] = ("deal", "draw", "flip", "choose", "over")
 EVENTS: tuple[str, ...] = ("fightin", "drinkin", "stealin")

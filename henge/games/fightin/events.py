@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from henge import box
-from henge.engine import Event
+from henge.core import Event
 from henge.games.fightin.parts import (
     AUTO,
     BLUE,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from henge.engine import Game
+from henge.core import Game
 from henge.games.fightin.parts import EVENTS, NOUNS
 from henge.games.fightin.rules import FightinState
 

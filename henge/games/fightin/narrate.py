@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from henge.server.narrate import Observation, seat_name, short
+from henge.core import Observation, seat_name, short
 
 _EVENTS = ("fightin", "drinkin", "stealin")
 _NOUNS = {"fightin": "fighter", "drinkin": "drinker", "stealin": "thief"}

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State
 from henge.games.fightin import events as events
 from henge.games.fightin import view as view
 from henge.games.fightin.parts import (

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from henge import box
-from henge.terminal import STYLE, card_colour
+from henge.core import STYLE, card_colour
 
 _EVENTS = ("fightin", "drinkin", "stealin")
 _TITLES = {"fightin": "Fightin'", "drinkin": "Drinkin'", "stealin": "Stealin'"}

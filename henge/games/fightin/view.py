@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import check, load_int
+from henge.core import check, load_int
 from henge.games.fightin import events as events
 from henge.games.fightin.parts import (
     CHOOSE,

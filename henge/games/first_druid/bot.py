@@ -24,8 +24,7 @@ import math
 from typing import Any
 
 from henge import box
-from henge.agents.base import Decision
-from henge.engine import State
+from henge.core import Decision, State
 
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: six decisions played as this player would before the evaluation (a

@@ -28,8 +28,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
-from henge.adapters.encoding import actor_index, slice_starts
-from henge.adapters.encoding import layout_size as _size
+from henge.core import actor_index, slice_starts
+from henge.core import layout_size as _size
 
 PHASES: tuple[str, ...] = ("element", "turn", "answer", "drain", "draw", "discard", "bid", "over")
 STAGES: tuple[str, ...] = ("setup", "turns", "refresh", "contest")

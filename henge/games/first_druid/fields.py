@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import check, load_int
+from henge.core import check, load_int
 from henge.games.first_druid.actions import (
     ANSWER,
     BID_PHASE,

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from henge import box
-from henge.engine import IllegalActionError, made, replayed_record
+from henge.core import IllegalActionError, made, replayed_record
 from henge.games.first_druid.actions import (
     ACCEPT,
     ASK,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from henge import box
-from henge.engine import Game
+from henge.core import Game
 from henge.games.first_druid.actions import (
     ADVANCE,
     ALTAR,

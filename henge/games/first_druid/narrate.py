@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from henge.server.narrate import Observation, seat_name, short
+from henge.core import Observation, seat_name, short
 
 
 def _new_events(before: list[str], after: list[str]) -> list[str]:

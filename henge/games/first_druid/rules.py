@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Event, Game, GameInfo, Option, State
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, State
 from henge.games.first_druid import board, knowledge
 from henge.games.first_druid import fields as field_io
 from henge.games.first_druid.actions import (

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from henge import box
-from henge.terminal import STYLE, card, cards
+from henge.core import STYLE, card, cards
 
 
 def _seat(obs: dict[str, Any], seat: int | None) -> Text:

@@ -35,8 +35,7 @@ from bisect import insort
 from functools import cache
 from typing import Any
 
-from henge.agents.base import Decision
-from henge.engine import State
+from henge.core import Decision, State
 
 SEARCH = {"iterations": 50, "rollout_depth": 3, "guided_rollout": True}
 """ismcts here: three decisions played as this player would before the evaluation, and 50

@@ -29,8 +29,8 @@ from functools import cache
 from typing import Any
 
 from henge import box
-from henge.adapters.encoding import actor_index, slice_starts
-from henge.adapters.encoding import layout_size as _size
+from henge.core import actor_index, slice_starts
+from henge.core import layout_size as _size
 from henge.games.spell_casting.board import CELLS, CUP_NAMES, ENERGY_DISKS, RING_NAMES
 
 PHASES: tuple[str, ...] = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from henge.engine import Game
+from henge.core import Game
 from henge.games.spell_casting import board as sb
 from henge.games.spell_casting.rules import NO_ACTION, TAKE, SpellCastingState
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from henge.server.narrate import Observation, seat_name
+from henge.core import Observation, seat_name
 
 _SETUP = ("deal components", "deal figures")
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import (
+from henge.core import (
     CHANCE,
     TERMINAL,
     Game,

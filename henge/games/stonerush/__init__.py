@@ -1,6 +1,6 @@
 """Stonerush: the rules, the rule-based player, the log lines and the drawings."""
 
-from henge.engine import GamePlugin
+from henge.core import GamePlugin
 
 PLUGIN = GamePlugin(
     id="stonerush",

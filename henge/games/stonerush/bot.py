@@ -16,8 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from henge import box
-from henge.agents.base import Decision
-from henge.engine import State
+from henge.core import Decision, State
 
 _COLOURS = box.PLAYER_COLOURS
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from henge.engine import Game
+from henge.core import Game
 from henge.games.stonerush.rules import DRUIDS, StonerushState
 
 

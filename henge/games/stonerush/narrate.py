@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from henge.server.narrate import Observation, grew, seat_name, short
+from henge.core import Observation, grew, seat_name, short
 
 _DEALING = ("deal trilithons", "deal hands", "choose start")
 

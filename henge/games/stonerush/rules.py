@@ -28,7 +28,7 @@ from functools import partial
 from typing import Any
 
 from henge import box
-from henge.engine import (
+from henge.core import (
     CHANCE,
     TERMINAL,
     Deferred,

@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from henge.terminal import STYLE, cards
+from henge.core import STYLE, cards
 
 
 def _track(obs: dict[str, Any]) -> Table:

@@ -10,9 +10,8 @@ from positions import druid_olympics_position
 
 import henge
 from henge.agents import make_agent
-from henge.agents.base import make_decision
 from henge.agents.heuristics import known
-from henge.engine import State
+from henge.core import State, make_decision
 from henge.games.druid_olympics import bot as heuristic
 from henge.records import play
 

@@ -19,8 +19,7 @@ from positions import druid_olympics_position as position
 
 import henge
 from henge import box
-from henge.agents.base import canonical_state
-from henge.engine import State, StateFormatError
+from henge.core import State, StateFormatError, canonical_state
 from henge.games.druid_olympics import course, rules
 from henge.games.druid_olympics.rules import DruidOlympicsState
 

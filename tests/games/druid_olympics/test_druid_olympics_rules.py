@@ -15,7 +15,7 @@ from positions import druid_olympics_position as position
 
 import henge
 from henge import box
-from henge.engine import CHANCE, TERMINAL, StateFormatError
+from henge.core import CHANCE, TERMINAL, StateFormatError
 from henge.games.druid_olympics import course
 from henge.games.druid_olympics.rules import DruidOlympicsState
 

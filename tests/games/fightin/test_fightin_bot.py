@@ -9,8 +9,7 @@ from positions import fightin_position, random_move
 
 import henge
 from henge import box
-from henge.agents.base import Decision, make_decision
-from henge.engine import State
+from henge.core import Decision, State, make_decision
 from henge.games.fightin import bot as fightin
 
 GAME = henge.load("fightin")

@@ -21,7 +21,7 @@ import pytest
 from positions import fightin_position
 
 import henge
-from henge.engine import State, StateFormatError
+from henge.core import State, StateFormatError
 from henge.games.fightin.parts import CHOOSE, DRAW, DRAW_BASE, PLAY
 
 GAME = henge.load("fightin")

@@ -15,7 +15,7 @@ from positions import fightin_position
 
 import henge
 from henge import box
-from henge.engine import CHANCE, TERMINAL, State
+from henge.core import CHANCE, TERMINAL, State
 from henge.games.fightin import events
 from henge.games.fightin.parts import DECKS, MONSTER_DECK
 

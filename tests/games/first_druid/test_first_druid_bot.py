@@ -12,9 +12,8 @@ import pytest
 import henge
 from henge import box
 from henge.agents import make_agent
-from henge.agents.base import make_decision
 from henge.agents.ismcts import sample_chance
-from henge.engine import State
+from henge.core import State, make_decision
 from henge.games.first_druid import bot as fd
 
 GAME = "first_druid"

@@ -11,7 +11,7 @@ import pytest
 
 import henge
 from henge import box
-from henge.engine import Deferred, StateFormatError
+from henge.core import Deferred, StateFormatError
 from henge.games.first_druid import knowledge
 from henge.games.first_druid import rules as fd
 from henge.games.first_druid.actions import PLAYER_TEXTS, WITHDRAW

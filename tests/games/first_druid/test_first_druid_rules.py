@@ -10,7 +10,7 @@ import pytest
 
 import henge
 from henge import box
-from henge.engine import CHANCE, IllegalActionError
+from henge.core import CHANCE, IllegalActionError
 from henge.games.first_druid.rules import FirstDruidState
 
 GAME = "first_druid"

@@ -9,8 +9,7 @@ import pytest
 from positions import spell_casting_position
 
 import henge
-from henge.agents.base import make_decision
-from henge.engine import State
+from henge.core import State, make_decision
 from henge.games.spell_casting import bot as heuristic
 
 CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")

@@ -10,7 +10,7 @@ import pytest
 from positions import spell_casting_position as position
 
 import henge
-from henge.engine import StateFormatError
+from henge.core import StateFormatError
 from henge.games.spell_casting import rules as sc
 from henge.records import RECORD_FORMAT, RECORD_VERSION
 

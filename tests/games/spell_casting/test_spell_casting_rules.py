@@ -12,7 +12,7 @@ from positions import spell_casting_position as position
 
 import henge
 from henge import box
-from henge.engine import CHANCE, StateFormatError
+from henge.core import CHANCE, StateFormatError
 from henge.games.spell_casting import board as sb
 from henge.games.spell_casting import rules as sc
 

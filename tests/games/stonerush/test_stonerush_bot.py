@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import henge
-from henge.engine import State
+from henge.core import State
 from henge.games.stonerush import bot as stonerush
 
 HANDS = [[f"{n + k}d" for k in (0, 6, 12, 18)] for n in (1, 2, 3, 4)]

@@ -11,7 +11,7 @@ import pytest
 
 import henge
 from henge import box
-from henge.engine import CHANCE, StateFormatError
+from henge.core import CHANCE, StateFormatError
 from henge.games.stonerush.rules import DEAL_HANDS, DECK, DISCARD, DONE, DRAW, PLAY, StonerushState
 
 SUMMARY = ("pushed", "discarded")

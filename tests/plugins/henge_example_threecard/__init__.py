@@ -5,7 +5,7 @@ It names only its rules and its rules page: the bot, the log, the terminal and t
 browser drawing are henge's generic ones.
 """
 
-from henge.engine import GamePlugin
+from henge.core import GamePlugin
 
 PLUGIN = GamePlugin(
     id="threecard",

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.engine import CHANCE, TERMINAL, Game, GameInfo, State, check, load_cards, load_int
+from henge.core import CHANCE, TERMINAL, Game, GameInfo, State, check, load_cards, load_int
 
 DECK: tuple[int, ...] = box.number_cards(numbers=range(1, 11))
 """The 20 number cards 1n..10d: their ids are 0..19."""

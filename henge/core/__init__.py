@@ -1,0 +1,104 @@
+"""The core: the contract every game part is written against, and the helpers parts are written with.
+
+Every layer above (agents, server, terminal, adapters, analysis, tournaments, the command line)
+imports from here, ``henge.core``, and never from its modules; a game package imports
+``henge.box`` and ``henge.core`` and nothing else of henge. The modules, each one subject:
+
+========================  ==================================================================
+``state``                 :class:`Game` and :class:`State`, the public State API
+``info``                  :class:`GameInfo` and :class:`Option`, a rule set's metadata
+``errors``                :class:`IllegalActionError` and :class:`StateFormatError`
+``record``                the event record a seat's information state is read from (G6)
+``history``               a state's history as frozen blocks its clones share
+``outcomes``              uniform chance outcomes, shared-win returns, drawing an outcome
+``fields``                checks of a state's JSON fields, for a game's ``_load``
+``turns``                 turns: runs of one seat's decisions
+``plugin``                the plugin contract (:class:`GamePlugin`) and the registry of games
+``decision``              a seat's :class:`Decision`, all a fair player is given
+``narrate``               the helpers of a game's log lines, and the generic narrator
+``encoding``              tensor layouts, the helpers of a game's encoder
+``drawing``               the colours and cards of a game's terminal drawing
+========================  ==================================================================
+"""
+
+from henge.core.decision import Decision, canonical_state, make_decision
+from henge.core.drawing import STYLE, card, card_colour, cards
+from henge.core.encoding import ENCODINGS, Layout, actor_index, layout_size, seat_tensor, slice_starts
+from henge.core.errors import IllegalActionError, StateFormatError
+from henge.core.fields import check, load_cards, load_int
+from henge.core.info import GameInfo, Option
+from henge.core.narrate import Narrator, Observation, grew, seat_name, short
+from henge.core.narrate import generic as generic_narrator
+from henge.core.outcomes import sample_chance, shared_win, uniform
+from henge.core.plugin import (
+    ENTRY_POINT_GROUP,
+    PLUGIN_API,
+    GamePlugin,
+    PluginError,
+    game_class,
+    game_problems,
+    list_games,
+    load,
+    plugin,
+    reload_games,
+)
+from henge.core.record import Deferred, Event, made, replayed_record
+from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
+from henge.core.turns import Step, Turn, latest_turns, open_turn, steps_of, turns
+
+__all__ = [
+    "CHANCE",
+    "ENCODINGS",
+    "ENTRY_POINT_GROUP",
+    "JSON_FORMAT",
+    "PLUGIN_API",
+    "STYLE",
+    "TERMINAL",
+    "Decision",
+    "Deferred",
+    "Event",
+    "Game",
+    "GameInfo",
+    "GamePlugin",
+    "IllegalActionError",
+    "Layout",
+    "Narrator",
+    "Observation",
+    "Option",
+    "PluginError",
+    "State",
+    "StateFormatError",
+    "Step",
+    "Turn",
+    "actor_index",
+    "canonical_state",
+    "card",
+    "card_colour",
+    "cards",
+    "check",
+    "game_class",
+    "game_problems",
+    "generic_narrator",
+    "grew",
+    "latest_turns",
+    "layout_size",
+    "list_games",
+    "load",
+    "load_cards",
+    "load_int",
+    "made",
+    "make_decision",
+    "open_turn",
+    "plugin",
+    "reload_games",
+    "replayed_record",
+    "sample_chance",
+    "seat_name",
+    "seat_tensor",
+    "shared_win",
+    "short",
+    "slice_starts",
+    "steps_of",
+    "turns",
+    "uniform",
+]
