@@ -40,7 +40,10 @@ class GamePlugin:
     game: str
     """``module:Class`` of the :class:`Game` subclass, e.g. ``rules:Stonerush``."""
     bot: str | None = None
-    """Module of the rule-based player: ``choose``, ``evaluate``, optionally ``SEARCH`` and ``belief``."""
+    """Module of the rule-based player: ``choose(decision) -> action``."""
+    search: str | None = None
+    """Module of what a search knows of the game: ``evaluate(state)``, optionally ``settled``, ``belief``
+    and ``SEARCH`` (:mod:`henge.agents.heuristics`)."""
     narrator: str | None = None
     """``module:function`` writing a seat's log lines from two successive observations."""
     terminal: str | None = None
@@ -87,6 +90,10 @@ class GamePlugin:
     def load_bot(self) -> ModuleType | None:
         """Returns the rule-based player's module, or None."""
         return None if self.bot is None else self._load(self.bot)
+
+    def load_search(self) -> ModuleType | None:
+        """Returns the search knowledge's module, or None."""
+        return None if self.search is None else self._load(self.search)
 
     def load_narrator(self) -> Callable[[Any, Any], list[str]] | None:
         """Returns the narrator, or None."""

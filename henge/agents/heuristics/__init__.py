@@ -46,6 +46,12 @@ def _module(game_id: str) -> ModuleType | None:
     return plugin(game_id).load_bot()
 
 
+@cache
+def _search_module(game_id: str) -> ModuleType:
+    found = plugin(game_id).load_search()
+    return module_for(game_id) if found is None else found
+
+
 def known() -> list[str]:
     """Returns the games that have a rule-based player."""
     return [g for g in list_games() if plugin(g).bot is not None]
@@ -79,7 +85,7 @@ def evaluator(game_id: str) -> Evaluator | None:
     """Returns the position evaluation of a game, or None where there is none."""
     if not has_heuristic(game_id):
         return None
-    return cast(Evaluator | None, getattr(module_for(game_id), "evaluate", None))
+    return cast(Evaluator | None, getattr(_search_module(game_id), "evaluate", None))
 
 
 Belief = Callable[[State], float]
@@ -89,7 +95,7 @@ def belief(game_id: str, observation: dict[str, Any]) -> Belief | None:
     """Returns the weight a seat gives sampled states after what it saw, or None for uniform samples."""
     if not has_heuristic(game_id):
         return None
-    make = getattr(module_for(game_id), "belief", None)
+    make = getattr(_search_module(game_id), "belief", None)
     return None if make is None else cast(Belief | None, make(observation))
 
 
@@ -97,11 +103,11 @@ def settled(game_id: str) -> Settled | None:
     """Returns the test of where a game's evaluation may be read (``settled``); None: anywhere."""
     if not has_heuristic(game_id):
         return None
-    return cast(Settled | None, getattr(module_for(game_id), "settled", None))
+    return cast(Settled | None, getattr(_search_module(game_id), "settled", None))
 
 
 def search_settings(game_id: str) -> dict[str, Any]:
     """Returns the search settings a game's module names for it (``SEARCH``), or none."""
     if not has_heuristic(game_id):
         return {}
-    return dict(getattr(module_for(game_id), "SEARCH", {}))
+    return dict(getattr(_search_module(game_id), "SEARCH", {}))
