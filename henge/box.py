@@ -35,14 +35,6 @@ def colour_of(n: int) -> str:
     return COLOURS[colour_index(n)]
 
 
-def parse_colour(text: str) -> int:
-    """Returns the index of a colour name (case-insensitive); raises ValueError naming the six."""
-    key = text.strip().lower()
-    if key in COLOURS:
-        return COLOURS.index(key)
-    raise ValueError(f"unknown colour {text!r}; colours are {', '.join(COLOURS)}")
-
-
 # --- the deck ----------------------------------------------------------------
 
 NUMBERS = range(1, 31)
@@ -108,14 +100,6 @@ def parse_card(text: str) -> int:
             f"or T-white, T-blue, T-green, T-yellow, T-red (trilithon cards)"
         )
     return card
-
-
-def describe_card(card: int) -> str:
-    """Returns a long description: ``13 day (white)`` or ``trilithon card (red)``."""
-    if is_trilithon_card(card):
-        return f"trilithon card ({COLOURS[CARD_COLOUR[card]]})"
-    phase = "day" if CARD_IS_DAY[card] else "night"
-    return f"{CARD_NUMBER[card]} {phase} ({COLOURS[CARD_COLOUR[card]]})"
 
 
 def number_cards(*, day: bool = True, night: bool = True, numbers: Iterable[int] = NUMBERS) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ``history``               a state's history as frozen blocks its clones share
 ``outcomes``              uniform chance outcomes, shared-win returns, drawing an outcome
 ``fields``                checks of a state's JSON fields, for a game's ``_load``
-``turns``                 turns: runs of one seat's decisions
+``steps``                 steps and turns: runs of one seat's decisions
 ``plugin``                the plugin contract (:class:`GamePlugin`) and the registry of games
 ``decision``              a seat's :class:`Decision`, all a fair player is given
 ``narrate``               the helpers of a game's log lines, and the generic narrator
@@ -44,7 +44,7 @@ from henge.core.plugin import (
 )
 from henge.core.record import Deferred, Event, made, replayed_record
 from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
-from henge.core.turns import Step, Turn, latest_turns, open_turn, steps_of, turns
+from henge.core.steps import Step, Turn, latest_turns, open_turn, steps_of, turns
 
 __all__ = [
     "CHANCE",
