@@ -15,7 +15,7 @@ import henge
 from henge import box
 from henge.core import CHANCE, Game, State
 from henge.games.druid_olympics.rules import DruidOlympicsState
-from henge.games.fightin.parts import DECKS, MONSTER_DECK
+from henge.games.fightin.actions import DECKS, MONSTER_DECK
 from henge.games.spell_casting import board as sb
 from henge.games.spell_casting import rules as sc
 

@@ -10,9 +10,11 @@ Then the Fightin', Drinkin' and Stealin' events resolve in turn; every choice
 the text gives a player (a discard, a kill on a tie, a steal, which thief
 scarpers, the colour named on black, the best colour dropped at scoring) is a
 decision of that player. A choice with a single option is made for the
-player; a choice with none is skipped. The event handlers live in
-:mod:`henge.games.fightin.events`, seat views and JSON in
-:mod:`henge.games.fightin.view`.
+player; a choice with none is skipped. The rule modules beside this one:
+``actions`` (the cards, phases, steps and action tables), ``table`` (card
+values, awards and the record), ``choices`` (the decisions), ``events`` (the
+set-up and the events, as steps), ``scoring``, ``observation`` (seat views)
+and ``fields`` (the state as JSON).
 
 Every event a seat perceives goes into the record (G6): the deals, draws
 (the card only for its drawer) and monster flips, every move (a face-down
@@ -27,13 +29,14 @@ from typing import Any
 
 from henge import box
 from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State
-from henge.games.fightin import events as events
-from henge.games.fightin import view as view
-from henge.games.fightin.parts import (
+from henge.games.fightin import choices, events, observation
+from henge.games.fightin import fields as state_fields
+from henge.games.fightin.actions import (
     CHANCE_TEXTS,
     CHOOSE,
     DEAL,
     DEAL_BASE,
+    DEALS,
     DECKS,
     DRAW,
     DRAW_BASE,
@@ -64,7 +67,7 @@ _DECK_DRAWS: tuple[tuple[int, ...], ...] = tuple(tuple(c + DRAW_BASE for c in de
 
 Lines = tuple[Any, str | tuple[int, str]] | None
 """The game log: (the lines before, the newest line), or None for none. A line (seat, text) is
-written ``seat N text`` when the log is read (view.log_lines)."""
+written ``seat N text`` when the log is read (observation.log_lines)."""
 Trail = list[tuple[int, int, int, int]]
 """The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
 
@@ -112,7 +115,7 @@ class FightinState(State):
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.phase: int = DEAL
-        self.step: int = events.DEALS
+        self.step: int = DEALS
         self.kind: int = -1  # the pending decision (CHOOSE), else -1
         self.player: int = 0  # the seat being dealt to, drawing or deciding
         self.event: int = 0  # the event being dealt to, placed at or resolved (3: none)
@@ -142,7 +145,7 @@ class FightinState(State):
         self.dropped: list[int] = [-1, -1]  # colour each seat dropped at scoring
         self.scores: tuple[int, ...] = ()  # final scores in half awards
         self.winners: tuple[int, ...] = ()
-        self.log: Lines = None  # the table's log, newest line first (view.log_lines reads it)
+        self.log: Lines = None  # the table's log, newest line first (observation.log_lines reads it)
         self.trail: Trail | None = None  # set only while the resampler replays a history
         self._known: tuple[object, Trail | None] | None = None  # the resampler's (record, trail) cache
 
@@ -157,13 +160,13 @@ class FightinState(State):
         return CHANCE
 
     def _legal_actions(self) -> tuple[int, ...]:
-        return events.options(self)
+        return choices.options(self)
 
     uniform_chance = True  # G1: every deal, draw and flip is uniform over its deck
 
     def _chance_actions(self) -> tuple[int, ...]:
         # The decks are kept sorted by card id, so the outcomes come out sorted. The rules hand
-        # them over as the legal set when they set up a chance node (events._chance).
+        # them over as the legal set when they set up a chance node (choices._chance).
         phase = self.phase
         if phase == DEAL:  # F1: a Gonagal dealt face up goes back; so the deal is uniform over the rest
             gonagal = GONAGAL[self.player]
@@ -175,7 +178,7 @@ class FightinState(State):
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == CHOOSE:
-            events.effect(self, action)
+            choices.effect(self, action)
         elif phase == DRAW:
             seat = self.player
             card = action - DRAW_BASE
@@ -265,7 +268,7 @@ class FightinState(State):
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""
-        return view.observation(self, player)
+        return observation.observation(self, player)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> FightinState:
         """Returns a state reached by a legal history in which seat ``player`` saw exactly what it
@@ -360,10 +363,10 @@ class FightinState(State):
     # -- JSON ------------------------------------------------------------------------
 
     def _fields(self) -> dict[str, Any]:
-        return view.fields(self)
+        return state_fields.fields(self)
 
     def _load(self, fields: Mapping[str, Any]) -> None:
-        view.load(self, fields)
+        state_fields.load(self, fields)
         self._list_deck_draws()
 
 
