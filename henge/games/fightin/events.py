@@ -7,8 +7,6 @@ choose (:mod:`henge.games.fightin.choices`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from henge import box
 from henge.core import Event
 from henge.games.fightin.actions import (
@@ -75,6 +73,7 @@ from henge.games.fightin.actions import (
 from henge.games.fightin.choices import _ask, _chance
 from henge.games.fightin.scoring import _finish, _score, _score_other
 from henge.games.fightin.table import (
+    Table,
     _deposit,
     _discard,
     _from_stock,
@@ -90,9 +89,6 @@ from henge.games.fightin.table import (
 )
 from henge.games.fightin.table import value as value  # a card's worth (F3), as the events count it
 
-if TYPE_CHECKING:
-    from henge.games.fightin.rules import FightinState
-
 _TEXT = box.CARD_TEXT
 _TURNED_OVER: tuple[tuple[str, ...], ...] = tuple(tuple(f"turns over {n} {text}" for text in _TEXT) for n in NOUNS)
 _SHOWN: tuple[tuple[str, ...], ...] = tuple(tuple(f"seat {seat} {text}" for text in _TEXT) for seat in (0, 1))
@@ -105,7 +101,7 @@ _LAWYER_SPACES: tuple[str, ...] = tuple(f"{n} ({box.colour_of(n)})" if n else ""
 """Each space of the Big Lawyer's track (1..30) with its colour, as the log names it."""
 
 
-def run(state: FightinState) -> None:
+def run(state: Table) -> None:
     """Runs automatic steps until a chance node, a decision or the end."""
     state.phase = AUTO
     while state.phase == AUTO:
@@ -115,7 +111,7 @@ def run(state: FightinState) -> None:
 # -- set-up and rounds -----------------------------------------------------------------
 
 
-def _deals(state: FightinState) -> None:
+def _deals(state: Table) -> None:
     """F1: each seat deals one card face up to each event, seat 0 first."""
     for seat in (0, 1):
         for event in range(3):
@@ -127,7 +123,7 @@ def _deals(state: FightinState) -> None:
     state.step = DRAWS
 
 
-def _draws(state: FightinState) -> None:
+def _draws(state: Table) -> None:
     """F12: each seat draws up to five, or all its deck holds; seat 0 first."""
     for seat in (0, 1):
         if len(state.hands[seat]) < HAND and state.decks[seat]:
@@ -139,13 +135,13 @@ def _draws(state: FightinState) -> None:
         state.step = START_ROUND
 
 
-def _start_round(state: FightinState) -> None:
+def _start_round(state: Table) -> None:
     state.round += 1
     _note(state, _ROUND_STARTS[state.round])
     state.step = PLACES
 
 
-def _places(state: FightinState) -> None:
+def _places(state: Table) -> None:
     """F2: seat 0 then seat 1 places one hand card face down at each event, in event order."""
     hands = state.hands
     for seat in (0, 1):
@@ -158,7 +154,7 @@ def _places(state: FightinState) -> None:
     state.step = FIGHT_START
 
 
-def _reveal(state: FightinState, event: int) -> None:
+def _reveal(state: Table, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
     state.lead = -1
@@ -184,7 +180,7 @@ def _reveal(state: FightinState, event: int) -> None:
         _note(state, f"seat {gonagals[0]}'s Gonagal plays the pipes")
 
 
-def _end_gonagal(state: FightinState) -> None:
+def _end_gonagal(state: Table) -> None:
     """F14: the working Gonagal is the card discarded at the end of its event."""
     seat = state.gonagal
     _discard(state, GONAGAL[seat])
@@ -194,7 +190,7 @@ def _end_gonagal(state: FightinState) -> None:
 # -- Fightin' ----------------------------------------------------------------------------
 
 
-def _fight_start(state: FightinState) -> None:
+def _fight_start(state: Table) -> None:
     _reveal(state, FIGHT)
     if state.gonagal >= 0:  # F14: the next monster is flipped for the Gonagal
         state.lead = state.gonagal
@@ -211,11 +207,11 @@ def _fight_start(state: FightinState) -> None:
     _chance(state, FLIP, state.lead, FIGHT_RESOLVE)
 
 
-def _fight_tie(state: FightinState) -> None:
+def _fight_tie(state: Table) -> None:
     _ask(state, DISCARD_HIGHEST, 1, DRINK_START)
 
 
-def _fight_resolve(state: FightinState) -> None:
+def _fight_resolve(state: Table) -> None:
     lead = state.lead
     fighters = _total(_values(state), state.board[FIGHT * 2 + lead])
     monsters = sum(monster_values(state.monsters))
@@ -227,33 +223,33 @@ def _fight_resolve(state: FightinState) -> None:
         _ask(state, DISCARD_OWN, 1 - lead, FIGHT_CLOBBERED)
 
 
-def _fight_killed(state: FightinState) -> None:
+def _fight_killed(state: Table) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _ask(state, DISCARD_OWN, state.lead, FIGHT_OTHER_DISCARDS)
 
 
-def _fight_other_discards(state: FightinState) -> None:
+def _fight_other_discards(state: Table) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_START)
 
 
-def _fight_clobbered(state: FightinState) -> None:
+def _fight_clobbered(state: Table) -> None:
     _ask(state, DISCARD_OTHER, 1 - state.lead, FIGHT_CLOBBER_MONSTER)
 
 
-def _fight_clobber_monster(state: FightinState) -> None:
+def _fight_clobber_monster(state: Table) -> None:
     _give(state, 1 - state.lead, WHITE, _multiplier(state))
     _ask(state, DISCARD_MONSTER, 1 - state.lead, DRINK_START)
 
 
-def _fight_gonagal_kill(state: FightinState) -> None:
+def _fight_gonagal_kill(state: Table) -> None:
     _ask(state, KILL, state.lead, FIGHT_GONAGAL_DISCARD)
 
 
-def _fight_gonagal_discard(state: FightinState) -> None:
+def _fight_gonagal_discard(state: Table) -> None:
     _ask(state, DISCARD_OTHER, state.lead, FIGHT_GONAGAL_END)
 
 
-def _fight_gonagal_end(state: FightinState) -> None:
+def _fight_gonagal_end(state: Table) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _give(state, state.lead, WHITE, _multiplier(state))
     _end_gonagal(state)
@@ -263,7 +259,7 @@ def _fight_gonagal_end(state: FightinState) -> None:
 # -- Drinkin' ----------------------------------------------------------------------------
 
 
-def _drink_start(state: FightinState) -> None:
+def _drink_start(state: Table) -> None:
     state.altar += _from_stock(state, BLUE, _multiplier(state))  # F14: served before anything else
     _reveal(state, DRINK)
     if state.gonagal >= 0:
@@ -294,24 +290,24 @@ def _drink_start(state: FightinState) -> None:
         _ask(state, DISCARD_HIGHEST, lead, DRINK_PASSED_OUT)
 
 
-def _drink_tie(state: FightinState) -> None:
+def _drink_tie(state: Table) -> None:
     _ask(state, DISCARD_HIGHEST, 1, STEAL_START)
 
 
-def _drink_other_discards(state: FightinState) -> None:
+def _drink_other_discards(state: Table) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, STEAL_START)
 
 
-def _drink_passed_out(state: FightinState) -> None:
+def _drink_passed_out(state: Table) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_GREEN)
 
 
-def _drink_green(state: FightinState) -> None:
+def _drink_green(state: Table) -> None:
     _give(state, 1 - state.lead, GREEN, _multiplier(state))
     state.step = STEAL_START
 
 
-def _drink_gonagal_end(state: FightinState) -> None:
+def _drink_gonagal_end(state: Table) -> None:
     lead = state.lead
     _note(state, f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
     state.awards[lead * 5 + BLUE] += state.altar
@@ -324,7 +320,7 @@ def _drink_gonagal_end(state: FightinState) -> None:
 # -- Stealin' ----------------------------------------------------------------------------
 
 
-def _rank(state: FightinState) -> tuple[int, int]:
+def _rank(state: Table) -> tuple[int, int]:
     """F6: the highest and second-highest thief cards (-1 where tied thieves cancel)."""
     values = _values(state)
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
@@ -336,7 +332,7 @@ def _rank(state: FightinState) -> tuple[int, int]:
     return places[0], places[1]
 
 
-def _steal_start(state: FightinState) -> None:
+def _steal_start(state: Table) -> None:
     _reveal(state, STEAL)
     state.taken = 0
     if state.gonagal >= 0:
@@ -350,7 +346,7 @@ def _steal_start(state: FightinState) -> None:
     state.step = STEAL_HIGH
 
 
-def _steal_high(state: FightinState) -> None:
+def _steal_high(state: Table) -> None:
     if state.high >= 0 and state.taken < _multiplier(state):
         _ask(state, STEAL_AWARDS, OWNER[state.high], STEAL_HIGH)
     else:
@@ -358,7 +354,7 @@ def _steal_high(state: FightinState) -> None:
         state.step = STEAL_SECOND
 
 
-def _steal_second(state: FightinState) -> None:
+def _steal_second(state: Table) -> None:
     if state.second >= 0 and state.taken < _multiplier(state):
         _ask(state, TAKE_YELLOWS, OWNER[state.second], STEAL_SECOND)
     else:
@@ -366,7 +362,7 @@ def _steal_second(state: FightinState) -> None:
         state.step = STEAL_LAWYER
 
 
-def _move_lawyer(state: FightinState) -> None:
+def _move_lawyer(state: Table) -> None:
     """F8: one space down per award on the thieves; 1 wraps to 30."""
     loot = state.loot
     moves = sum([sum(loot[c * 5 : c * 5 + 5]) for c in state.board[STEAL * 2] + state.board[STEAL * 2 + 1]])
@@ -374,7 +370,7 @@ def _move_lawyer(state: FightinState) -> None:
     _note(state, f"the Big Lawyer moves {moves} to {_LAWYER_SPACES[state.lawyer]}")
 
 
-def _steal_lawyer(state: FightinState) -> None:
+def _steal_lawyer(state: Table) -> None:
     state.high = state.second = -1  # the steals are over
     _move_lawyer(state)
     # F15: the Habeascorpus test on card values (F3).
@@ -393,21 +389,21 @@ def _steal_lawyer(state: FightinState) -> None:
     state.step = STEAL_SCARPER
 
 
-def _steal_scarper(state: FightinState) -> None:
+def _steal_scarper(state: Table) -> None:
     if not state.habeas[0]:
         _ask(state, SCARPER, 0, STEAL_SCARPER_OTHER)
     else:
         state.step = STEAL_SCARPER_OTHER
 
 
-def _steal_scarper_other(state: FightinState) -> None:
+def _steal_scarper_other(state: Table) -> None:
     if not state.habeas[1]:
         _ask(state, SCARPER, 1, STEAL_WEE_LAWYER)
     else:
         state.step = STEAL_WEE_LAWYER
 
 
-def _steal_wee_lawyer(state: FightinState) -> None:
+def _steal_wee_lawyer(state: Table) -> None:
     state.step = ROUND_END
     if state.habeas[0] == state.habeas[1]:
         return
@@ -422,7 +418,7 @@ def _steal_wee_lawyer(state: FightinState) -> None:
         _take_wee_lawyer(state, caught, colour)
 
 
-def _steal_gonagal(state: FightinState) -> None:
+def _steal_gonagal(state: Table) -> None:
     """F14: the Gonagal takes the opposing loot and its yellow award(s); nobody is caught."""
     lead = state.lead = state.gonagal
     gonagal = GONAGAL[lead]
@@ -434,13 +430,13 @@ def _steal_gonagal(state: FightinState) -> None:
     _ask(state, DISCARD_OTHER, lead, STEAL_GONAGAL_END)
 
 
-def _steal_gonagal_end(state: FightinState) -> None:
+def _steal_gonagal_end(state: Table) -> None:
     _deposit(state, GONAGAL[state.gonagal])  # F9: its loot goes to its owner as it leaves
     _end_gonagal(state)
     state.step = ROUND_END
 
 
-def _round_end(state: FightinState) -> None:
+def _round_end(state: Table) -> None:
     state.event = NO_EVENT
     state.gonagal = state.lead = state.high = state.second = -1
     state.taken = 0

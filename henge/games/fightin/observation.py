@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from henge import box
 from henge.games.fightin.actions import (
@@ -16,9 +16,7 @@ from henge.games.fightin.actions import (
     PHASE_NAMES,
     STEAL,
 )
-
-if TYPE_CHECKING:
-    from henge.games.fightin.rules import FightinState
+from henge.games.fightin.table import Table
 
 _TEXT = box.CARD_TEXT
 HIDDEN = "hidden"
@@ -29,13 +27,13 @@ def _colours(counts: list[int]) -> dict[str, int]:
     return dict(zip(COLOURS, counts, strict=True))
 
 
-def _loot(state: FightinState) -> dict[str, dict[str, int]]:
+def _loot(state: Table) -> dict[str, dict[str, int]]:
     loot = state.loot
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
     return {_TEXT[c]: _colours(loot[c * 5 : c * 5 + 5]) for c in thieves if any(loot[c * 5 : c * 5 + 5])}
 
 
-def observation(state: FightinState, player: int | None) -> dict[str, Any]:
+def observation(state: Table, player: int | None) -> dict[str, Any]:
     """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""
     if player is not None and player not in (0, 1):
         raise ValueError(f"seats run 0..1, not {player}")
@@ -86,7 +84,7 @@ def observation(state: FightinState, player: int | None) -> dict[str, Any]:
     }
 
 
-def log_lines(state: FightinState) -> list[str]:
+def log_lines(state: Table) -> list[str]:
     """Returns the last LOG_LINES lines of the game log, oldest first."""
     lines: list[str] = []
     node = state.log

@@ -6,25 +6,20 @@ for best); each seat's score is then its points less the dropped colour's, in ha
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from henge.games.fightin.actions import DROP_COLOUR, FINISH, OVER, SCORE_OTHER
 from henge.games.fightin.choices import _ask
-from henge.games.fightin.table import _note, _points
-
-if TYPE_CHECKING:
-    from henge.games.fightin.rules import FightinState
+from henge.games.fightin.table import Table, _note, _points
 
 
-def _score(state: FightinState) -> None:
+def _score(state: Table) -> None:
     _ask(state, DROP_COLOUR, 0, SCORE_OTHER)
 
 
-def _score_other(state: FightinState) -> None:
+def _score_other(state: Table) -> None:
     _ask(state, DROP_COLOUR, 1, FINISH)
 
 
-def _finish(state: FightinState) -> None:
+def _finish(state: Table) -> None:
     scores = []
     for seat in (0, 1):
         points = _points(state, seat)
