@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from positions import fightin_position, random_move
+from fightin_positions import fightin_position
+from positions import random_move
 
 import henge
 from henge import box

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from positions import fightin_position
+from fightin_positions import fightin_position
 
 import henge
 from henge.core import State, StateFormatError

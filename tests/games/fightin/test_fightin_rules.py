@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 import pytest
-from positions import fightin_position
+from fightin_positions import fightin_position
 
 import henge
 from henge import box
