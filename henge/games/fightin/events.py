@@ -1,8 +1,9 @@
-"""Fightin' an' Drinkin' an' Stealin'!: the set-up, the three events and scoring, as steps.
+"""Fightin' an' Drinkin' an' Stealin'!: the set-up, the rounds and the three events, as steps.
 
-The state runs automatic steps (``run``) until it needs a chance outcome or a
-decision. A step either moves on, sets up a chance node, or asks a seat to
-choose (:mod:`henge.games.fightin.choices`).
+The state runs automatic steps (``run``, over every step of the game: those
+of scoring are in :mod:`henge.games.fightin.scoring`) until it needs a chance
+outcome or a decision. A step either moves on, sets up a chance node, or asks
+a seat to choose (:mod:`henge.games.fightin.choices`).
 """
 
 from __future__ import annotations
