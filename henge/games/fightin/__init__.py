@@ -1,4 +1,5 @@
-"""Fightin' an' Drinkin' an' Stealin'!: the rules, the rule-based player, the log lines and the drawings."""
+"""Fightin' an' Drinkin' an' Stealin'!: the rules, the rule-based player and what a search knows, the log lines
+and the drawings."""
 
 from henge.core import GamePlugin
 
@@ -7,6 +8,7 @@ PLUGIN = GamePlugin(
     package=__name__,
     game="rules:Fightin",
     bot="bot",
+    search="search",
     narrator="narrate:narrate",
     terminal="terminal",
     board_js="board.js",

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from henge.core import Game
-from henge.games.fightin.parts import EVENTS, NOUNS
+from henge.games.fightin.actions import EVENTS, NOUNS
 from henge.games.fightin.rules import FightinState
 
 _TURNED = re.compile(r"turns over (\w+) ")

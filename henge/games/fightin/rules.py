@@ -10,9 +10,11 @@ Then the Fightin', Drinkin' and Stealin' events resolve in turn; every choice
 the text gives a player (a discard, a kill on a tie, a steal, which thief
 scarpers, the colour named on black, the best colour dropped at scoring) is a
 decision of that player. A choice with a single option is made for the
-player; a choice with none is skipped. The event handlers live in
-:mod:`henge.games.fightin.events`, seat views and JSON in
-:mod:`henge.games.fightin.view`.
+player; a choice with none is skipped. The rule modules beside this one:
+``actions`` (the cards, phases, steps and action tables), ``table`` (card
+values, awards and the record), ``choices`` (the decisions), ``events`` (the
+set-up and the events, as steps), ``scoring``, ``observation`` (seat views)
+and ``fields`` (the state as JSON).
 
 Every event a seat perceives goes into the record (G6): the deals, draws
 (the card only for its drawer) and monster flips, every move (a face-down
@@ -26,14 +28,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, State
-from henge.games.fightin import events as events
-from henge.games.fightin import view as view
-from henge.games.fightin.parts import (
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option
+from henge.games.fightin import choices, events, observation
+from henge.games.fightin import fields as state_fields
+from henge.games.fightin.actions import (
     CHANCE_TEXTS,
     CHOOSE,
     DEAL,
     DEAL_BASE,
+    DEALS,
     DECKS,
     DRAW,
     DRAW_BASE,
@@ -51,6 +54,7 @@ from henge.games.fightin.parts import (
     TITLES,
     max_game_length,
 )
+from henge.games.fightin.table import Table, Trail
 
 _DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
@@ -62,88 +66,47 @@ _NEXT_MONSTER: tuple[str, ...] = tuple(f"the next monster is {text}" for text in
 _DECK_DRAWS: tuple[tuple[int, ...], ...] = tuple(tuple(c + DRAW_BASE for c in deck) for deck in DECKS)
 """The outcomes of a draw from each seat's whole deck."""
 
-Lines = tuple[Any, str | tuple[int, str]] | None
-"""The game log: (the lines before, the newest line), or None for none. A line (seat, text) is
-written ``seat N text`` when the log is read (view.log_lines)."""
-Trail = list[tuple[int, int, int, int]]
-"""The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
 
-
-class FightinState(State):
+class FightinState(Table):
     """A position: three events with each seat's cards, the monsters, awards, lawyers, hands and decks."""
 
-    __slots__ = (
-        "_known",
-        "altar",
-        "awards",
-        "board",
-        "deck_draws",
-        "decks",
-        "discards",
-        "down",
-        "dropped",
-        "event",
-        "gonagal",
-        "habeas",
-        "hands",
-        "high",
-        "kind",
-        "lawyer",
-        "lead",
-        "log",
-        "loot",
-        "monster_deck",
-        "monster_discards",
-        "monsters",
-        "phase",
-        "player",
-        "round",
-        "rounds",
-        "scores",
-        "second",
-        "step",
-        "stock",
-        "taken",
-        "trail",
-        "wee",
-        "winners",
-    )
+    __slots__ = ("_known",)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self.phase: int = DEAL
-        self.step: int = events.DEALS
-        self.kind: int = -1  # the pending decision (CHOOSE), else -1
-        self.player: int = 0  # the seat being dealt to, drawing or deciding
-        self.event: int = 0  # the event being dealt to, placed at or resolved (3: none)
-        self.round: int = 0  # 0 during set-up, then 1..7
-        self.rounds: int = game.settings["rounds"]  # the last round (7; the designer option rounds)
-        self.hands: list[list[int]] = [[], []]
-        self.decks: list[list[int]] = [list(DECKS[0]), list(DECKS[1])]
-        self.deck_draws: list[tuple[int, ...]] = list(_DECK_DRAWS)  # kept with the decks (_deal_from_deck)
-        self.board: list[list[int]] = [[] for _ in range(6)]  # face-up cards, index event * 2 + seat
-        self.down: list[int] = [-1] * 6  # the face-down newcomer, index event * 2 + seat
-        self.monsters: list[int] = []
-        self.monster_deck: list[int] = list(MONSTER_DECK)
-        self.discards: list[list[int]] = [[], []]
-        self.monster_discards: list[int] = []
-        self.loot: list[int] = [0] * (60 * 5)  # awards riding on thief card c: loot[c * 5 + colour]
-        self.awards: list[int] = [0] * 10  # awards[seat * 5 + colour]
-        self.stock: list[int] = [STOCK_PER_COLOUR] * 5  # F10
-        self.altar: int = 0  # blue awards on the altar stone
-        self.lawyer: int = LAWYER_START  # the Big Lawyer's space
-        self.wee: list[int] = [-1] * 5  # holder of each colour's Wee Lawyer, -1 for nobody
-        self.gonagal: int = -1  # seat whose Gonagal works in the event being resolved
-        self.lead: int = -1  # champion, biggest drinker's owner or the Gonagal's owner
-        self.high: int = -1  # Stealin': the highest thief card, -1 for none
-        self.second: int = -1  # Stealin': the second-highest thief card
-        self.taken: int = 0  # awards taken by the current steal so far (99: stopped)
-        self.habeas: list[int] = [0, 0]  # 1 if that seat was Habeascorpusized this round
-        self.dropped: list[int] = [-1, -1]  # colour each seat dropped at scoring
-        self.scores: tuple[int, ...] = ()  # final scores in half awards
-        self.winners: tuple[int, ...] = ()
-        self.log: Lines = None  # the table's log, newest line first (view.log_lines reads it)
-        self.trail: Trail | None = None  # set only while the resampler replays a history
+        self.phase = DEAL
+        self.step = DEALS
+        self.kind = -1
+        self.player = 0
+        self.event = 0
+        self.round = 0
+        self.rounds = game.settings["rounds"]
+        self.hands = [[], []]
+        self.decks = [list(DECKS[0]), list(DECKS[1])]
+        self.deck_draws = list(_DECK_DRAWS)  # kept with the decks (_deal_from_deck)
+        self.board = [[] for _ in range(6)]
+        self.down = [-1] * 6
+        self.monsters = []
+        self.monster_deck = list(MONSTER_DECK)
+        self.discards = [[], []]
+        self.monster_discards = []
+        self.loot = [0] * (60 * 5)
+        self.awards = [0] * 10
+        self.stock = [STOCK_PER_COLOUR] * 5
+        self.altar = 0
+        self.lawyer = LAWYER_START
+        self.wee = [-1] * 5
+        self.gonagal = -1
+        self.lead = -1
+        self.high = -1
+        self.second = -1
+        self.taken = 0
+        self.habeas = [0, 0]
+        self.dropped = [-1, -1]
+        self.scores = ()
+        self.winners = ()
+        self.log = None
+        self.trail = None
         self._known: tuple[object, Trail | None] | None = None  # the resampler's (record, trail) cache
 
     # -- the public API hooks ------------------------------------------------
@@ -157,13 +120,13 @@ class FightinState(State):
         return CHANCE
 
     def _legal_actions(self) -> tuple[int, ...]:
-        return events.options(self)
+        return choices.options(self)
 
     uniform_chance = True  # G1: every deal, draw and flip is uniform over its deck
 
     def _chance_actions(self) -> tuple[int, ...]:
         # The decks are kept sorted by card id, so the outcomes come out sorted. The rules hand
-        # them over as the legal set when they set up a chance node (events._chance).
+        # them over as the legal set when they set up a chance node (choices._chance).
         phase = self.phase
         if phase == DEAL:  # F1: a Gonagal dealt face up goes back; so the deal is uniform over the rest
             gonagal = GONAGAL[self.player]
@@ -175,7 +138,7 @@ class FightinState(State):
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == CHOOSE:
-            events.effect(self, action)
+            choices.effect(self, action)
         elif phase == DRAW:
             seat = self.player
             card = action - DRAW_BASE
@@ -265,7 +228,7 @@ class FightinState(State):
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""
-        return view.observation(self, player)
+        return observation.observation(self, player)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> FightinState:
         """Returns a state reached by a legal history in which seat ``player`` saw exactly what it
@@ -360,10 +323,10 @@ class FightinState(State):
     # -- JSON ------------------------------------------------------------------------
 
     def _fields(self) -> dict[str, Any]:
-        return view.fields(self)
+        return state_fields.fields(self)
 
     def _load(self, fields: Mapping[str, Any]) -> None:
-        view.load(self, fields)
+        state_fields.load(self, fields)
         self._list_deck_draws()
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from positions import fightin_position, random_move
+from fightin_positions import fightin_position
+from positions import random_move
 
 import henge
 from henge import box
 from henge.core import Decision, State, make_decision
 from henge.games.fightin import bot as fightin
+from henge.games.fightin import search
 
 GAME = henge.load("fightin")
 COLOURS = box.PLAYER_COLOURS
@@ -80,7 +82,7 @@ def test_the_gonagal_goes_where_it_wins_most():
 def test_a_thief_stays_below_the_big_lawyer():
     state = position(hands=(["29d", "27d", "5d", "7d", "8d"], HANDS[1]), lawyer=10)
     thief = placements(state)[-1]
-    assert fightin._number(thief.split()[1]) < 10
+    assert search.card_number(thief.split()[1]) < 10
 
 
 # -- the other decisions, on crafted observations ---------------------------------------------
@@ -160,7 +162,7 @@ def _play(agents: list[Any], seed: int) -> list[float]:
             assert action in decision.legal_actions
         else:
             action = decision.legal_actions[int(rngs[seat].random() * len(decision.legal_actions))]
-        value = fightin.evaluate(state)
+        value = search.evaluate(state)
         assert all(0.0 <= v <= 1.0 for v in value) and abs(sum(value) - 1.0) < 1e-9
         state.apply_action(action)
     return state.returns()
@@ -184,7 +186,7 @@ def test_the_heuristic_beats_random():
 def test_evaluate_ranks_a_winning_position_above_a_losing_one():
     ahead = position(hands=HANDS, round=6, awards=([3, 3, 3, 3, 3], [1, 0, 1, 0, 0]))
     behind = position(hands=HANDS, round=6, awards=([1, 0, 1, 0, 0], [3, 3, 3, 3, 3]))
-    value_ahead, value_behind = fightin.evaluate(ahead), fightin.evaluate(behind)
+    value_ahead, value_behind = search.evaluate(ahead), search.evaluate(behind)
     assert value_ahead[0] > 0.8 > 0.2 > value_behind[0]
     assert value_ahead[0] > value_ahead[1]
     assert all(0.0 <= v <= 1.0 for v in value_ahead + value_behind)
@@ -195,7 +197,7 @@ def test_evaluate_is_the_result_at_the_end():
     rng = random.Random(5)
     while not state.is_terminal():
         random_move(state, rng)
-    assert fightin.evaluate(state) == state.returns()
+    assert search.evaluate(state) == state.returns()
 
 
 def test_a_decision_depends_only_on_what_the_seat_knows():
@@ -223,8 +225,9 @@ def test_a_remembered_answer_is_the_answer_worked_out_afresh():
     fightin._ANSWERS.clear()
     first = [fightin.choose(d) for d in decisions]
     assert first == [fightin.choose(d) for d in decisions] == [fightin._choose(d) for d in decisions]
-    table = fightin._Table(decisions[-1].observation)
+    table = search.Reckoning(decisions[-1].observation)
     gains = [[0, 1, 0, 2, 0], [1, 0, 0, 0, 0]]
     wee = [1, None, 0, None, None]
     for args in ((gains,), (gains, wee), (gains, None, 0.5), (gains, wee, 0.25)):
-        assert table.outcome(*args) == table.outcome(*args) == fightin._Table(decisions[-1].observation).outcome(*args)
+        fresh = search.Reckoning(decisions[-1].observation)
+        assert table.outcome(*args) == table.outcome(*args) == fresh.outcome(*args)

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from positions import fightin_position
+from fightin_positions import fightin_position
 
 import henge
 from henge.core import State, StateFormatError
-from henge.games.fightin.parts import CHOOSE, DRAW, DRAW_BASE, PLAY
+from henge.games.fightin.actions import CHOOSE, DRAW, DRAW_BASE, PLAY
 
 GAME = henge.load("fightin")
 HANDS = (["5d", "7d", "8d", "9d", "10d"], ["5n", "7n", "8n", "9n", "10n"])

@@ -11,13 +11,13 @@ import random
 from typing import Any
 
 import pytest
-from positions import fightin_position
+from fightin_positions import fightin_position
 
 import henge
 from henge import box
 from henge.core import CHANCE, TERMINAL, State
-from henge.games.fightin import events
-from henge.games.fightin.parts import DECKS, MONSTER_DECK
+from henge.games.fightin import actions, events, table
+from henge.games.fightin.actions import DECKS, MONSTER_DECK
 
 GAME = henge.load("fightin")
 COLOURS = box.PLAYER_COLOURS
@@ -683,14 +683,15 @@ def test_F10_an_award_the_stock_cannot_supply_is_not_given():
 
 def test_F10_the_stock_never_runs_out_in_play(monkeypatch):
     taken = []
-    real = events._from_stock
+    real = table._from_stock
 
     def from_stock(state: Any, colour: int, count: int) -> int:
         assert state.stock[colour] >= count, "the stock ran out"
         taken.append(count)
         return real(state, colour, count)
 
-    monkeypatch.setattr(events, "_from_stock", from_stock)
+    for module in (events, table):  # every rule module that takes awards from stock
+        monkeypatch.setattr(module, "_from_stock", from_stock)
     rng = random.Random(10)
     for _ in range(60):
         state = GAME.new_initial_state()
@@ -868,4 +869,6 @@ def test_observation_names_the_event_and_its_lead_only_while_they_apply():
 
 def test_each_step_constant_names_its_handler():
     for index, handler in enumerate(events._STEPS):
-        assert getattr(events, handler.__name__.lstrip("_").upper()) == index
+        name = handler.__name__.lstrip("_")
+        assert actions.STEP_NAMES[index] == name.replace("_", " ")
+        assert getattr(actions, name.upper()) == index

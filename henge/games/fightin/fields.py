@@ -1,115 +1,66 @@
-"""Fightin' an' Drinkin' an' Stealin'!: what each seat sees (G3) and the state as JSON, checked (G7)."""
+"""Fightin' an' Drinkin' an' Stealin'!: the state as JSON (secrets included), checked as it is loaded (G7)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from henge import box
 from henge.core import check, load_int
-from henge.games.fightin import events as events
-from henge.games.fightin.parts import (
+from henge.games.fightin.actions import (
+    ASKS,
+    CHANCES,
     CHOOSE,
     COLOURS,
     DEAL,
+    DEALS,
     DECKS,
     DRAW,
     DROP_COLOUR,
     EVENTS,
+    FINISH,
     FLIP,
     GONAGAL,
+    GONAGAL_STEPS,
     HAND,
+    HIGH,
     KIND_NAMES,
     LAWYER_START,
+    LEAD,
     LOG_LINES,
     MONSTER_DECK,
     NAME_COLOUR,
+    NAMER,
+    NEEDS_LEAD,
     NO_EVENT,
+    OTHER,
     OVER,
     OWNER,
     PHASE_NAMES,
     PLAY,
     SCARPER,
+    SECOND,
+    START_ROUND,
     STEAL,
     STEAL_AWARDS,
+    STEP_NAMES,
     STOCK_PER_COLOUR,
     TAKE_YELLOWS,
+    TWO_MONSTERS,
 )
-
-if TYPE_CHECKING:
-    from henge.games.fightin.rules import FightinState
+from henge.games.fightin.choices import options
+from henge.games.fightin.events import _rank
+from henge.games.fightin.observation import _loot, log_lines
+from henge.games.fightin.table import Table, _points
 
 _TEXT = box.CARD_TEXT
-HIDDEN = "hidden"
-"""Stands for a face-down card the viewer may not see."""
 
 
-def _colours(counts: list[int]) -> dict[str, int]:
-    return dict(zip(COLOURS, counts, strict=True))
-
-
-def _loot(state: FightinState) -> dict[str, dict[str, int]]:
-    loot = state.loot
-    thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
-    return {_TEXT[c]: _colours(loot[c * 5 : c * 5 + 5]) for c in thieves if any(loot[c * 5 : c * 5 + 5])}
-
-
-def observation(state: FightinState, player: int | None) -> dict[str, Any]:
-    """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""
-    if player is not None and player not in (0, 1):
-        raise ValueError(f"seats run 0..1, not {player}")
-    over = state.phase == OVER
-    choosing = state.phase == CHOOSE
-    board = {}
-    for event, name in enumerate(EVENTS):
-        face_down: list[str | None] = []
-        for seat in (0, 1):
-            card = state.down[event * 2 + seat]
-            face_down.append(None if card < 0 else _TEXT[card] if seat == player else HIDDEN)
-        board[name] = {
-            "cards": [[_TEXT[c] for c in state.board[event * 2 + seat]] for seat in (0, 1)],
-            "face_down": face_down,
-        }
-    return {
-        "game": "fightin",
-        "seat": player,
-        "players": 2,
-        "phase": PHASE_NAMES[state.phase],
-        "current_player": state.current_player(),
-        "round": state.round,
-        "round_cap": state.rounds,
-        "event": EVENTS[state.event] if state.event < NO_EVENT else None,
-        "decision": KIND_NAMES[state.kind] if choosing else None,
-        "events": board,
-        "monsters": [_TEXT[c] for c in state.monsters],
-        "monster_deck": len(state.monster_deck),
-        "monster_discards": [_TEXT[c] for c in state.monster_discards],
-        "altar": state.altar,
-        "big_lawyer": {"space": state.lawyer, "colour": box.colour_of(state.lawyer)},
-        "loot": _loot(state),
-        "awards": [_colours(state.awards[seat * 5 : seat * 5 + 5]) for seat in (0, 1)],
-        "stock": _colours(state.stock),
-        "wee_lawyers": {colour: (None if s < 0 else s) for colour, s in zip(COLOURS, state.wee, strict=True)},
-        "gonagal": None if state.gonagal < 0 else state.gonagal,
-        "lead": None if state.lead < 0 else state.lead,
-        "highest_thief": None if state.high < 0 else _TEXT[state.high],
-        "second_thief": None if state.second < 0 else _TEXT[state.second],
-        "hand": None if player is None else [_TEXT[c] for c in sorted(state.hands[player])],
-        "hand_sizes": [len(h) for h in state.hands],
-        "deck_sizes": [len(d) for d in state.decks],
-        "discards": [[_TEXT[c] for c in pile] for pile in state.discards],
-        "log": log_lines(state),
-        "dropped": [None if c < 0 else COLOURS[c] for c in state.dropped] if over else None,
-        "scores": [s / 2 for s in state.scores] if over else None,
-        "winners": list(state.winners) if over else None,
-    }
-
-
-def fields(state: FightinState) -> dict[str, Any]:
+def fields(state: Table) -> dict[str, Any]:
     """Returns the full state (secrets included) as JSON fields."""
     return {
         "phase": PHASE_NAMES[state.phase],
-        "step": events.STEP_NAMES[state.step],
+        "step": STEP_NAMES[state.step],
         "kind": KIND_NAMES[state.kind] if state.kind >= 0 else None,
         "player": state.player,
         "event": state.event,
@@ -142,17 +93,6 @@ def fields(state: FightinState) -> dict[str, Any]:
         "winners": list(state.winners),
         "log": log_lines(state),
     }
-
-
-def log_lines(state: FightinState) -> list[str]:
-    """Returns the last LOG_LINES lines of the game log, oldest first."""
-    lines: list[str] = []
-    node = state.log
-    while node is not None and len(lines) < LOG_LINES:
-        node, line = node
-        lines.append(line if isinstance(line, str) else f"seat {line[0]} {line[1]}")
-    lines.reverse()
-    return lines
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -194,10 +134,10 @@ def _mapping(value: Any, name: str) -> Mapping[str, Any]:
     return value
 
 
-def load(state: FightinState, fields: Mapping[str, Any]) -> None:
+def load(state: Table, fields: Mapping[str, Any]) -> None:
     """Sets the state from JSON fields, validating them; raises StateFormatError if bad."""
     state.phase = _name(fields["phase"], PHASE_NAMES, "phase")
-    state.step = _name(fields["step"], events.STEP_NAMES, "step")
+    state.step = _name(fields["step"], STEP_NAMES, "step")
     state.kind = _name(fields["kind"], KIND_NAMES, "kind", optional=True)
     check((state.phase == CHOOSE) == (state.kind >= 0), "a decision kind is named exactly in phase choose")
     state.player = load_int(fields["player"], 0, 1, "player")
@@ -228,7 +168,7 @@ def load(state: FightinState, fields: Mapping[str, Any]) -> None:
     _load_context(state, fields)
 
 
-def _load_awards(state: FightinState, fields: Mapping[str, Any]) -> None:
+def _load_awards(state: Table, fields: Mapping[str, Any]) -> None:
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
     loot = fields["loot"]
     check(isinstance(loot, Mapping), "loot must map thief cards to five counts")
@@ -251,7 +191,7 @@ def _load_awards(state: FightinState, fields: Mapping[str, Any]) -> None:
     state.wee = [-1 if s is None else load_int(s, 0, 1, "wee lawyer holder") for s in wee]
 
 
-def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
+def _load_context(state: Table, fields: Mapping[str, Any]) -> None:
     state.gonagal = load_int(fields["gonagal"], -1, 1, "gonagal")
     state.lead = load_int(fields["lead"], -1, 1, "lead")
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
@@ -275,7 +215,7 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
         state.log = (state.log, line)
     # The step and the pending decision must have what they work on.
     _check_stage(state)
-    check(state.step not in events.NEEDS_LEAD or state.lead >= 0, "this step needs the lead seat")
+    check(state.step not in NEEDS_LEAD or state.lead >= 0, "this step needs the lead seat")
     if state.gonagal >= 0:
         check(
             state.event < NO_EVENT and GONAGAL[state.gonagal] in state.board[state.event * 2 + state.gonagal],
@@ -291,9 +231,7 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
     elif 0 <= kind != DROP_COLOUR:
         check(state.event < NO_EVENT, "this decision belongs to an event")
     if state.phase == CHOOSE:
-        check(
-            len(events.options(state)) > 1, "a pending decision has two options or more (G2: one is made, none skipped)"
-        )
+        check(len(options(state)) > 1, "a pending decision has two options or more (G2: one is made, none skipped)")
     elif state.phase == DEAL:
         check(state.event < NO_EVENT, "a deal goes to an event")
         check(any(c != GONAGAL[state.player] for c in state.decks[state.player]), "nothing left to deal")
@@ -308,31 +246,31 @@ def _load_context(state: FightinState, fields: Mapping[str, Any]) -> None:
 # -- G7: where a state can rest, and what fits it ---------------------------------------------------
 
 
-def _check_stage(state: FightinState) -> None:
-    """The phase, step, decision, round, event and the seat to act fit each other (events.ASKS,
-    events.CHANCES); the lead seat and a working Gonagal are named exactly where they apply."""
+def _check_stage(state: Table) -> None:
+    """The phase, step, decision, round, event and the seat to act fit each other (actions.ASKS,
+    actions.CHANCES); the lead seat and a working Gonagal are named exactly where they apply."""
     phase, step, kind, seat, event, lead = state.phase, state.step, state.kind, state.player, state.event, state.lead
-    where = f"{PHASE_NAMES[phase]} at step {events.STEP_NAMES[step]}"
+    where = f"{PHASE_NAMES[phase]} at step {STEP_NAMES[step]}"
     who = -1
     if phase == CHOOSE:
-        rest = events.ASKS.get((kind, step))
-        where = f"a {KIND_NAMES[kind]} decision at step {events.STEP_NAMES[step]}"
+        rest = ASKS.get((kind, step))
+        where = f"a {KIND_NAMES[kind]} decision at step {STEP_NAMES[step]}"
         check(rest is not None, f"{where} cannot be: that decision never waits there")
         assert rest is not None
         belongs, who = rest
         if kind != PLAY:
             check(event == belongs, f"{where} belongs to event {_event_name(belongs)}, not {_event_name(event)}")
     elif phase == OVER:
-        check(step == events.FINISH, f"a finished game rests at step finish, not {events.STEP_NAMES[step]}")
+        check(step == FINISH, f"a finished game rests at step finish, not {STEP_NAMES[step]}")
         check(event == NO_EVENT, "a finished game has no event under way")
     else:
-        belongs = events.CHANCES.get((phase, step), -2)
+        belongs = CHANCES.get((phase, step), -2)
         check(belongs != -2, f"{where} cannot be: no chance node waits there")
         if belongs != -1:
             check(event == belongs, f"{where} belongs to event {_event_name(belongs)}, not {_event_name(event)}")
         if phase == FLIP:
-            who = 0 if step == events.START_ROUND else events.LEAD
-    setup = (phase, step) in ((DEAL, events.DEALS), (FLIP, events.START_ROUND)) or (phase == DRAW and state.round == 0)
+            who = 0 if step == START_ROUND else LEAD
+    setup = (phase, step) in ((DEAL, DEALS), (FLIP, START_ROUND)) or (phase == DRAW and state.round == 0)
     if setup:
         check(state.round == 0, f"{where} is part of the set-up, in round 0, not round {state.round}")
     else:
@@ -341,18 +279,18 @@ def _check_stage(state: FightinState) -> None:
         check(state.round == state.rounds, f"scoring comes after round {state.rounds}, not round {state.round}")
     if phase == DRAW:
         check(state.round < state.rounds, f"nobody draws after round {state.rounds}")
-    needs_lead = who in (events.LEAD, events.OTHER)
+    needs_lead = who in (LEAD, OTHER)
     check((lead >= 0) == needs_lead, f"{where} {'needs' if needs_lead else 'has no'} lead seat")
     chooser = {
-        events.LEAD: lead,
-        events.OTHER: 1 - lead,
-        events.HIGH: OWNER[state.high] if state.high >= 0 else -1,
-        events.SECOND: OWNER[state.second] if state.second >= 0 else -1,
-        events.NAMER: state.habeas.index(0) if sum(state.habeas) == 1 else -1,
+        LEAD: lead,
+        OTHER: 1 - lead,
+        HIGH: OWNER[state.high] if state.high >= 0 else -1,
+        SECOND: OWNER[state.second] if state.second >= 0 else -1,
+        NAMER: state.habeas.index(0) if sum(state.habeas) == 1 else -1,
     }.get(who, who)
     if who >= 0:
         check(seat == chooser, f"{where}: seat {chooser} acts, not seat {seat}")
-    gonagal = step in events.GONAGAL_STEPS
+    gonagal = step in GONAGAL_STEPS
     check((state.gonagal >= 0) == gonagal, f"{where} {'needs' if gonagal else 'has no'} working Gonagal")
     check(not gonagal or state.gonagal == lead, "a working Gonagal's owner is the lead seat")
 
@@ -361,7 +299,7 @@ def _event_name(event: int) -> str:
     return EVENTS[event] if 0 <= event < NO_EVENT else "none"
 
 
-def _check_cards(state: FightinState) -> None:
+def _check_cards(state: Table) -> None:
     """Hand sizes (F12: five after a draw, or all the deck held; three placements leave two), the
     face-down cards (placed in event order, face down until their event) and the monsters fit the
     stage; the set-up deals one card to each event, seat 0 first, never a Gonagal (F1)."""
@@ -410,11 +348,11 @@ def _check_cards(state: FightinState) -> None:
                 not hands[seat] or all(down[e * 2 + seat] >= 0 for e in range(opened, 3)),
                 "a seat with cards places at every event",
             )
-    monsters = 0 if state.round == 0 else 2 if (kind, step) in events.TWO_MONSTERS and phase == CHOOSE else 1
+    monsters = 0 if state.round == 0 else 2 if (kind, step) in TWO_MONSTERS and phase == CHOOSE else 1
     check(len(state.monsters) == monsters, f"{monsters} monster card(s) on the board here, not {len(state.monsters)}")
 
 
-def _check_setup(state: FightinState) -> None:
+def _check_setup(state: Table) -> None:
     counts = [len(state.board[e * 2 + seat]) for seat in (0, 1) for e in range(3)]  # in the order of the deals
     dealt = counts.index(0) if 0 in counts else 6
     check(counts == [1] * dealt + [0] * (6 - dealt), "the set-up deals one card to each event, seat 0 first")
@@ -437,12 +375,12 @@ def _check_setup(state: FightinState) -> None:
     check(state.lawyer == LAWYER_START and all(s < 0 for s in state.wee), "the lawyers start on 30 and off the board")
 
 
-def _check_counters(state: FightinState) -> None:
+def _check_counters(state: Table) -> None:
     """The ranked thieves, the awards taken by a steal, the seats caught, the colours dropped and
     the scores are set exactly where they apply and fit the board."""
     phase, step, kind = state.phase, state.step, state.kind
     if kind in (STEAL_AWARDS, TAKE_YELLOWS):
-        check((state.high, state.second) == events._rank(state), "the ranked thieves are the board's (F6)")
+        check((state.high, state.second) == _rank(state), "the ranked thieves are the board's (F6)")
         limit = 2 if state.round == state.rounds else 1
         check(state.taken < limit, f"a steal takes at most {limit} award(s) this round")
     else:
@@ -455,15 +393,15 @@ def _check_counters(state: FightinState) -> None:
         check(box.colour_index(state.lawyer) == box.BLACK, "a Wee Lawyer is named on a black space (F8)")
     else:
         check(not any(state.habeas), "a player is Habeascorpusized only from the Big Lawyer's test to the round's end")
-    drops = 2 if phase == OVER else 1 if kind == DROP_COLOUR and step == events.FINISH else 0
+    drops = 2 if phase == OVER else 1 if kind == DROP_COLOUR and step == FINISH else 0
     check(
         all(c >= 0 for c in state.dropped[:drops]) and all(c < 0 for c in state.dropped[drops:]),
         "colours are dropped at scoring, seat 0 first",
     )
     for seat in range(drops):
-        points = events._points(state, seat)
+        points = _points(state, seat)
         check(points[state.dropped[seat]] == max(points), f"seat {seat} drops its best colour (F11)")
     if phase == OVER:
-        scores = tuple(sum(events._points(state, s)) - events._points(state, s)[state.dropped[s]] for s in (0, 1))
+        scores = tuple(sum(_points(state, s)) - _points(state, s)[state.dropped[s]] for s in (0, 1))
         check(state.scores == scores, f"the scores are {scores[0]} and {scores[1]} half awards")
         check(state.winners == tuple(s for s in (0, 1) if scores[s] == max(scores)), "the winners have the best score")

@@ -1,0 +1,31 @@
+"""Fightin' an' Drinkin' an' Stealin'!: scoring, as steps (F11).
+
+After the last round each seat drops its best colour, seat 0 first (a decision where colours tie
+for best); each seat's score is then its points less the dropped colour's, in half awards.
+"""
+
+from __future__ import annotations
+
+from henge.games.fightin.actions import DROP_COLOUR, FINISH, OVER, SCORE_OTHER
+from henge.games.fightin.choices import _ask
+from henge.games.fightin.table import Table, _note, _points
+
+
+def _score(state: Table) -> None:
+    _ask(state, DROP_COLOUR, 0, SCORE_OTHER)
+
+
+def _score_other(state: Table) -> None:
+    _ask(state, DROP_COLOUR, 1, FINISH)
+
+
+def _finish(state: Table) -> None:
+    scores = []
+    for seat in (0, 1):
+        points = _points(state, seat)
+        scores.append(sum(points) - points[state.dropped[seat]])
+    state.scores = tuple(scores)
+    best = max(scores)
+    state.winners = tuple(seat for seat in (0, 1) if scores[seat] == best)
+    state.phase = OVER
+    _note(state, f"final scores {scores[0] / 2:g} to {scores[1] / 2:g}")

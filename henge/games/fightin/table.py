@@ -1,0 +1,259 @@
+"""Fightin' an' Drinkin' an' Stealin'!: what lies on the table, as every rule step moves it.
+
+``Table``, the fields of a position: the base of the state class in
+:mod:`henge.games.fightin.rules`, so that the rule modules read and write a state through it and
+never import the module that defines the state. Then the worth of the cards under the Wee Lawyers
+(F3, F4), the points a seat's awards count (F11), the awards moving between the stock, the seats
+and the thieves' loot (F10), cards leaving the board, and the lines a step writes into the record
+(G6) and the game log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from henge import box
+from henge.core import Event, State
+from henge.games.fightin.actions import (
+    COLOURS,
+    OWNER,
+    STOCK_PER_COLOUR,
+)
+
+_NUMBER = box.CARD_NUMBER
+_TRILITHONS_FROM = box.TRILITHON_CARD_BASE  # the trilithon cards are the cards from here on
+_COLOUR = box.CARD_COLOUR
+_TEXT = box.CARD_TEXT
+_EARNS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(f"seat {seat} earns {n} {colour}" for n in range(STOCK_PER_COLOUR + 1)) for colour in COLOURS)
+    for seat in (0, 1)
+)
+"""``seat N earns K colour`` by seat, colour and count (never more than a colour's whole stock, F10)."""
+
+
+Lines = tuple[Any, str | tuple[int, str]] | None
+"""The game log: (the lines before, the newest line), or None for none. A line (seat, text) is
+written ``seat N text`` when the log is read (observation.log_lines)."""
+Trail = list[tuple[int, int, int, int]]
+"""The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
+
+
+class Table(State):
+    """The fields of a Fightin' position, as the rule modules read and write them; the state class
+    (``FightinState``) sets them up, copies them and adds the public API."""
+
+    __slots__ = (
+        "altar",
+        "awards",
+        "board",
+        "deck_draws",
+        "decks",
+        "discards",
+        "down",
+        "dropped",
+        "event",
+        "gonagal",
+        "habeas",
+        "hands",
+        "high",
+        "kind",
+        "lawyer",
+        "lead",
+        "log",
+        "loot",
+        "monster_deck",
+        "monster_discards",
+        "monsters",
+        "phase",
+        "player",
+        "round",
+        "rounds",
+        "scores",
+        "second",
+        "step",
+        "stock",
+        "taken",
+        "trail",
+        "wee",
+        "winners",
+    )
+
+    phase: int  # DEAL, DRAW, FLIP, CHOOSE or OVER (AUTO while the steps run)
+    step: int  # the next automatic step (actions.STEP_NAMES)
+    kind: int  # the pending decision (CHOOSE), else -1
+    player: int  # the seat being dealt to, drawing or deciding
+    event: int  # the event being dealt to, placed at or resolved (3: none)
+    round: int  # 0 during set-up, then 1..7
+    rounds: int  # the last round (7; the designer option rounds)
+    hands: list[list[int]]  # each seat's hand
+    decks: list[list[int]]  # each seat's deck, sorted by card id
+    deck_draws: list[tuple[int, ...]]  # each deck's draw outcomes, kept with the deck
+    board: list[list[int]]  # face-up cards, index event * 2 + seat
+    down: list[int]  # the face-down newcomer, index event * 2 + seat
+    monsters: list[int]  # the monster card(s) on the board
+    monster_deck: list[int]  # sorted by card id
+    discards: list[list[int]]  # each seat's discard pile
+    monster_discards: list[int]
+    loot: list[int]  # awards riding on thief card c: loot[c * 5 + colour]
+    awards: list[int]  # awards[seat * 5 + colour]
+    stock: list[int]  # F10
+    altar: int  # blue awards on the altar stone
+    lawyer: int  # the Big Lawyer's space
+    wee: list[int]  # holder of each colour's Wee Lawyer, -1 for nobody
+    gonagal: int  # seat whose Gonagal works in the event being resolved
+    lead: int  # champion, biggest drinker's owner or the Gonagal's owner
+    high: int  # Stealin': the highest thief card, -1 for none
+    second: int  # Stealin': the second-highest thief card
+    taken: int  # awards taken by the current steal so far (99: stopped)
+    habeas: list[int]  # 1 if that seat was Habeascorpusized this round
+    dropped: list[int]  # colour each seat dropped at scoring
+    scores: tuple[int, ...]  # final scores in half awards
+    winners: tuple[int, ...]
+    log: Lines  # the table's log, newest line first (observation.log_lines reads it)
+    trail: Trail | None  # set only while the resampler replays a history
+
+    def _chance_actions(self) -> tuple[int, ...]:
+        """Returns the chance outcomes, sorted (the state's own: a tuple, kept as the legal set)."""
+        raise NotImplementedError
+
+
+# -- values ---------------------------------------------------------------------
+
+
+def value(state: Table, card: int) -> int:
+    """F3: a player's card is worth its number, or 0 under its owner's Wee Lawyer of its colour."""
+    return _values(state)[card]
+
+
+_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Every card's value, by who holds each colour's Wee Lawyer (3**5 ways at most; each made when first met)."""
+
+
+def _values(state: Table) -> tuple[int, ...]:
+    """Returns value() of every card (indexed by card) under the Wee Lawyers as they stand (F3)."""
+    key = tuple(state.wee)
+    values = _VALUES.get(key)
+    if values is None:
+        wee = state.wee
+        values = _VALUES[key] = tuple(
+            [
+                0 if colour < 5 and wee[colour] == owner else number
+                for number, colour, owner in zip(_NUMBER, _COLOUR, OWNER, strict=True)
+            ]
+        )
+    return values
+
+
+def _total(values: tuple[int, ...], cards: list[int]) -> int:
+    """Returns the summed values of ``cards``, each read from ``values`` (see _values)."""
+    total = 0
+    for card in cards:
+        total += values[card]
+    return total
+
+
+def monster_values(monsters: list[int]) -> list[int]:
+    """F4: a trilithon card counts 0 and doubles the other monster card's number."""
+    values = [0 if m >= _TRILITHONS_FROM else _NUMBER[m] for m in monsters]
+    if len(monsters) == 2:
+        first, second = monsters[0] >= _TRILITHONS_FROM, monsters[1] >= _TRILITHONS_FROM  # which are trilithons
+        if first and not second:
+            values[1] *= 2
+        elif second and not first:
+            values[0] *= 2
+    return values
+
+
+def _points(state: Table, seat: int) -> list[int]:
+    """F11: each colour's awards in half awards; a held Wee Lawyer's colour counts half."""
+    held = state.awards[seat * 5 : seat * 5 + 5]
+    return [count if state.wee[colour] == seat else 2 * count for colour, count in enumerate(held)]
+
+
+# -- awards and cards -------------------------------------------------------------------
+
+
+def _multiplier(state: Table) -> int:
+    return 2 if state.round == state.rounds else 1  # the seventh (last) round is worth double
+
+
+def _from_stock(state: Table, colour: int, count: int) -> int:
+    """Takes up to ``count`` awards of a colour from stock; F10: what the stock lacks is not given."""
+    count = min(count, state.stock[colour])
+    state.stock[colour] -= count
+    return count
+
+
+def _give(state: Table, seat: int, colour: int, count: int) -> None:
+    """Gives a seat ``count`` awards of a colour from stock."""
+    count = _from_stock(state, colour, count)
+    if count:
+        state.awards[seat * 5 + colour] += count
+        _note(state, _EARNS[seat][colour][count])
+
+
+def _discard(state: Table, card: int) -> None:
+    """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
+    owner = OWNER[card]
+    cards = state.board[state.event * 2 + owner]  # where cards leave the board: the event being resolved
+    if card in cards:
+        cards.remove(card)
+    else:  # (not in play) wherever else the seat's events hold it
+        for pile in state.board[owner::2]:
+            if card in pile:
+                pile.remove(card)
+                break
+    state.discards[owner].append(card)
+    loot = state.loot
+    at = card * 5
+    if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
+        for colour in range(5):
+            count = loot[at + colour]
+            if count:
+                state.stock[colour] += count
+                loot[at + colour] = 0
+
+
+def _loot_count(state: Table, card: int) -> int:
+    at = card * 5
+    return sum(state.loot[at : at + 5])
+
+
+def _move_loot(state: Table, source: int, target: int) -> None:
+    loot = state.loot
+    for colour in range(5):
+        loot[target * 5 + colour] += loot[source * 5 + colour]
+        loot[source * 5 + colour] = 0
+
+
+def _deposit(state: Table, card: int) -> None:
+    loot = state.loot
+    at = card * 5
+    if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
+        awards = state.awards
+        owner = OWNER[card] * 5
+        for colour in range(5):
+            awards[owner + colour] += loot[at + colour]
+            loot[at + colour] = 0
+
+
+def _take_wee_lawyer(state: Table, seat: int, colour: int) -> None:
+    state.wee[colour] = seat
+    _note(state, f"seat {seat} takes the {COLOURS[colour]} Wee Lawyer")
+
+
+# -- the record (G6) and the log ---------------------------------------------------------
+
+
+def _note(state: Table, text: str) -> None:
+    """A public line of the table, the rules' doing (actor -1): the log and every seat's record."""
+    state.log = (state.log, text)  # state.log_line(text)
+    state._log = Event(state._log, -1, text, None)
+
+
+def _act(state: Table, seat: int, text: str, line: str | None = None) -> None:
+    """A seat's public move: ``text`` in the record (the entry names the seat), ``line`` in the
+    log (default: ``seat N`` and the text); no line for a move the log does not tell."""
+    state._log = Event(state._log, seat, text, None)
+    if line != "":
+        state.log = (state.log, (seat, text) if line is None else line)  # (seat, text): "seat N text"
