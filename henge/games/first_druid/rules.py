@@ -17,8 +17,10 @@ the cards a seat did not see left out of its text.
 
 Split by noun: ``actions`` (action tables, phases),
 ``combinations`` (which picks and effects are legal),
-``board`` (altar, trilithons, spirit contest, score),
-``knowledge`` (who knows which card: observation, resampling)
+``scoring`` (altar, trilithons, spirit contest, score),
+``knowledge`` (who knows which card: the views),
+``observation`` (what a seat sees), ``trail`` (the record of hidden events),
+``resample`` with ``skeleton`` and ``tokens`` (drawing a state from a seat's information set)
 and ``fields`` (JSON).
 """
 
@@ -31,8 +33,8 @@ from typing import Any
 
 from henge import box
 from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, State
-from henge.games.first_druid import board, knowledge
 from henge.games.first_druid import fields as field_io
+from henge.games.first_druid import knowledge, observation, resample, scoring, trail
 from henge.games.first_druid.actions import (
     ACCEPT,
     ADVANCE,
@@ -85,7 +87,7 @@ from henge.games.first_druid.actions import (
     seat_colours,
 )
 from henge.games.first_druid.combinations import offer_actions, opening_actions, turn_actions
-from henge.games.first_druid.knowledge import (
+from henge.games.first_druid.trail import (
     T_ANSWER,
     T_ASK,
     T_BEGIN,
@@ -245,7 +247,7 @@ class FirstDruidState(State):
         self.picked: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # the last picks worked out (combinations)
         self.views = knowledge.initial_views(n, self.deck)  # who may hold which card, per view (G6), packed
         self.trail: Trail | None = None  # what happened, shared by clones (for resampling)...
-        self.trail_tail: list[Entry] = []  # ...and since this state's last clone (knowledge.freeze)
+        self.trail_tail: list[Entry] = []  # ...and since this state's last clone (trail.freeze)
         self.rooted = True  # False for a state loaded without its history
         self.log: tuple[tuple[str, int, int, int], ...] = ()
         self.winners: tuple[int, ...] = ()
@@ -364,7 +366,7 @@ class FirstDruidState(State):
         new.allowed = self.allowed  # filled in place, replaced when the board changes: shared
         new.picked = self.picked
         new.views = self.views  # an int: shared
-        new.trail = knowledge.freeze(self)  # both share what happened so far, and add their own
+        new.trail = trail.freeze(self)  # both share what happened so far, and add their own
         new.trail_tail = []
         new.rooted = self.rooted
         new.log = self.log
@@ -374,7 +376,7 @@ class FirstDruidState(State):
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) knows at the table (G3, G6, FD13, FD15)."""
-        return knowledge.observation(self, player)
+        return observation.observation(self, player)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> FirstDruidState:
         """Returns a state reached by a legal history in which ``player`` saw exactly what it saw
@@ -382,7 +384,7 @@ class FirstDruidState(State):
         of drains it took no part in, face-down bids, unsent offers (G3, G6, FD13, FD15). Every
         world its record allows can come out, and no other; the draws depend only on what the
         seat knows and ``rng``."""
-        return knowledge.resample(self, player, rng)
+        return resample.resample(self, player, rng)
 
     def _fields(self) -> dict[str, Any]:
         return field_io.dump(self)
@@ -523,9 +525,9 @@ class FirstDruidState(State):
             self.altar.append(p)
             what = "dresses the altar"
             if len(self.altar) == self.n:
-                what += board.complete_altar(self)
+                what += scoring.complete_altar(self)
         elif action == BUILD or action == BUILD_ONLY:
-            what = board.build(self, p, action == BUILD)
+            what = scoring.build(self, p, action == BUILD)
         elif action == CONVERT_CLAN:
             what = f"converts the clan of seat {self.clans[-1]}"
             self.clans[-1] = p
@@ -737,7 +739,7 @@ class FirstDruidState(State):
             self.player = (self.first + self.bidder) % self.n
             return
         self.bidder = 0
-        shown, outcome = board.reveal(self)
+        shown, outcome = scoring.reveal(self)
         self._record(CHANCE, shown)
         push(self, T_REVEAL, -1, -1)
         self._note(outcome)
@@ -750,7 +752,7 @@ class FirstDruidState(State):
 
     def scores(self) -> list[int]:
         """FD7: the druid's number plus 1 + 2 + 3 ... per unbroken run of clans and of spirits."""
-        return board.scores(self)
+        return scoring.scores(self)
 
     def _finish(self, why: str) -> None:
         scores = self.scores()
