@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from henge import box
 
 if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+    from henge.games.first_druid.position import Position
 
 # --- views ---------------------------------------------------------------------------------
 #
@@ -128,7 +128,7 @@ def initial_views(n: int, deck: tuple[int, ...]) -> int:
     return _MASKS[n].everywhere[n] * _mask(deck)
 
 
-def default_views(state: FirstDruidState) -> int:
+def default_views(state: Position) -> int:
     """Returns the views of a position given without its history: each seat knows its own
     holding; every other hidden card may be in any non-empty holding or the pile."""
     n = state.n
@@ -153,22 +153,22 @@ def default_views(state: FirstDruidState) -> int:
     return pack(views)
 
 
-def _remove(state: FirstDruidState, card: int) -> None:
+def _remove(state: Position, card: int) -> None:
     state.views &= _MASKS[state.n].keep[card]
 
 
-def clear_empty(state: FirstDruidState, seat: int) -> None:
+def clear_empty(state: Position, seat: int) -> None:
     """A holding everyone sees empty holds nothing, in every view."""
     if not state.hands[seat] and not state.bids[seat]:
         state.views &= _MASKS[state.n].clear[seat]
 
 
-def _clear_pile(state: FirstDruidState) -> None:
+def _clear_pile(state: Position) -> None:
     if not state.draw:
         state.views &= _MASKS[state.n].clear[state.n]
 
 
-def note_draw(state: FirstDruidState, seat: int, card: int) -> None:
+def note_draw(state: Position, seat: int, card: int) -> None:
     """A card drawn from the pile: only the drawer sees which (G3)."""
     n = state.n
     masks = _MASKS[n]
@@ -181,13 +181,13 @@ def note_draw(state: FirstDruidState, seat: int, card: int) -> None:
     state.views = views if state.draw else views & masks.clear[n]  # an empty pile holds nothing
 
 
-def note_turned(state: FirstDruidState, card: int) -> None:
+def note_turned(state: Position, card: int) -> None:
     """A card turned face up from the pile (FD8)."""
     _remove(state, card)
     _clear_pile(state)
 
 
-def note_drain(state: FirstDruidState, taker: int, victim: int, card: int) -> None:
+def note_drain(state: Position, taker: int, victim: int, card: int) -> None:
     """FD13, G6: taker and victim see the card; everyone else sees only that one moved."""
     n = state.n
     masks = _MASKS[n]
@@ -206,14 +206,14 @@ def note_drain(state: FirstDruidState, taker: int, victim: int, card: int) -> No
     clear_empty(state, victim)
 
 
-def note_gone(state: FirstDruidState, seat: int, card: int, *, clear: bool = True) -> None:
+def note_gone(state: Position, seat: int, card: int, *, clear: bool = True) -> None:
     """A card leaves ``seat``'s holding face up (played, discarded, a bid revealed)."""
     _remove(state, card)
     if clear:
         clear_empty(state, seat)
 
 
-def note_bids_shown(state: FirstDruidState, bids: tuple[tuple[int, ...], ...]) -> None:
+def note_bids_shown(state: Position, bids: tuple[tuple[int, ...], ...]) -> None:
     """FD9: every bid (``bids``, per seat) is shown as it leaves its bidder's holding; a holding
     left empty holds nothing."""
     masks = _MASKS[state.n]
@@ -228,13 +228,13 @@ def note_bids_shown(state: FirstDruidState, bids: tuple[tuple[int, ...], ...]) -
     state.views = views
 
 
-def _note_shown(state: FirstDruidState, card: int, seat: int) -> None:
+def _note_shown(state: Position, card: int, seat: int) -> None:
     """Everyone sees ``card`` in ``seat``'s holding."""
     masks = _MASKS[state.n]
     state.views = (state.views & masks.keep[card]) | (masks.everywhere[seat] << card)
 
 
-def note_offer(state: FirstDruidState, a: int, give: list[int], ask: list[int]) -> None:
+def note_offer(state: Position, a: int, give: list[int], ask: list[int]) -> None:
     """FD2, FD15: a sent offer shows its given cards in the offering hand and tells that the
     cards it asks for are not there (an offer never asks for the offerer's own cards)."""
     for c in give:
@@ -243,7 +243,7 @@ def note_offer(state: FirstDruidState, a: int, give: list[int], ask: list[int]) 
     state.views = views ^ (views & _MASKS[state.n].everywhere[a] * _mask(ask))
 
 
-def note_trade(state: FirstDruidState, a: int, b: int, give: list[int], ask: list[int]) -> None:
+def note_trade(state: Position, a: int, b: int, give: list[int], ask: list[int]) -> None:
     """FD2: an accepted trade is public; everyone knows where the cards went."""
     for c in give:
         _note_shown(state, c, b)
@@ -251,7 +251,7 @@ def note_trade(state: FirstDruidState, a: int, b: int, give: list[int], ask: lis
         _note_shown(state, c, a)
 
 
-def note_refill(state: FirstDruidState) -> None:
+def note_refill(state: Position) -> None:
     """The discard pile became the draw pile: everyone knows what is in it."""
     masks = _MASKS[state.n]
     state.views = (state.views & masks.clear[state.n]) | masks.everywhere[state.n] * _mask(state.draw)

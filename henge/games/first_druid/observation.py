@@ -19,9 +19,10 @@ from henge.games.first_druid.actions import (
     WILD_BASE,
 )
 from henge.games.first_druid.knowledge import layout, only_in, only_in_each, view_row
+from henge.games.first_druid.scoring import scores
 
 if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+    from henge.games.first_druid.position import Position
 
 
 def _cards(mask: int) -> list[str]:
@@ -34,17 +35,17 @@ def _cards(mask: int) -> list[str]:
     return found
 
 
-def seat_check(state: FirstDruidState, player: int | None) -> None:
+def seat_check(state: Position, player: int | None) -> None:
     if player is not None and (isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.n):
         raise ValueError(f"seats run 0..{state.n - 1}, not {player!r}")
 
 
-def composing(state: FirstDruidState) -> bool:
+def composing(state: Position) -> bool:
     """True while the active seat puts an offer together (nothing of it is public yet, FD15)."""
     return state.phase == TURN and state.offer_to >= 0
 
 
-def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
+def observation(state: Position, player: int | None) -> dict[str, Any]:
     """Returns what seat ``player`` (None: a spectator) knows; see docs/games/first_druid.md."""
     seat_check(state, player)
     n = state.n
@@ -158,7 +159,7 @@ def observation(state: FirstDruidState, player: int | None) -> dict[str, Any]:
         "known_by": known_by,
         "either_or": either,
         "log": log,
-        "scores": state.scores(),
+        "scores": scores(state),
         "winners": list(state.winners) if over else None,
         "result": state.reason if over else None,
     }

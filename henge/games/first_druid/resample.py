@@ -14,23 +14,24 @@ seat cannot tell from the real one. See ``docs/games/first_druid.md``.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 from henge.core import IllegalActionError, made, replayed_record
 from henge.games.first_druid.actions import ASK, BID, DRAIN, GIVE, MAX_OFFERS, OFFER, SEND, TURN, TURNS, WITHDRAW
 from henge.games.first_druid.observation import seat_check
+from henge.games.first_druid.position import Position
 from henge.games.first_druid.skeleton import COMPOSE, FIXED, HBID, HDRAIN, HDRAW, Plan, Retry, build_plan
 from henge.games.first_druid.tokens import play_out
 from henge.games.first_druid.trail import Trail, entries, freeze
 
-if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+_P = TypeVar("_P", bound=Position)
+"""The state class resampled (a sample is a state of the same class)."""
 
 _TRIES = 2000
 """How many runs one resampling may try before it gives up."""
 
 
-def _rooted_trail(state: FirstDruidState) -> Trail | None:
+def _rooted_trail(state: Position) -> Trail | None:
     """Returns the trail of the state's whole history, rebuilt by replay for a loaded state."""
     trail = freeze(state)
     if state.rooted and (trail.actions if trail is not None else 0) == state.move_number():
@@ -52,7 +53,7 @@ def _rooted_trail(state: FirstDruidState) -> Trail | None:
     return state.trail
 
 
-def _plan(state: FirstDruidState, seat: int) -> Plan:
+def _plan(state: Position, seat: int) -> Plan:
     """Returns the seat's plan for the state, made once and cached on its trail."""
     head = _rooted_trail(state)
     if head is not None and head.plans is not None and seat in head.plans:
@@ -69,7 +70,7 @@ def _plan(state: FirstDruidState, seat: int) -> Plan:
     return plan
 
 
-def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDruidState:
+def resample(state: _P, player: int, rng: random.Random) -> _P:
     """Returns a state reached by a legal history in which ``player`` saw exactly what it saw
     in ``state`` (its record is equal), every card hidden from it re-drawn (G3, G6)."""
     seat_check(state, player)
@@ -91,7 +92,7 @@ def resample(state: FirstDruidState, player: int, rng: random.Random) -> FirstDr
     raise RuntimeError(f"first_druid: no history consistent with seat {player}'s record was found")
 
 
-def _same_record(state: FirstDruidState, seat: int, record: list[list[Any]]) -> bool:
+def _same_record(state: Position, seat: int, record: list[list[Any]]) -> bool:
     """True if the seat's record in ``state`` is ``record`` (as ``information_state`` gives it):
     the entries compared newest first, without making their list or their digest."""
     i = len(record)
@@ -112,7 +113,7 @@ def _same_record(state: FirstDruidState, seat: int, record: list[list[Any]]) -> 
     return i == 0
 
 
-def _name(state: FirstDruidState, plan: Plan, s: int, rng: random.Random, cards: dict[int, int]) -> FirstDruidState:
+def _name(state: _P, plan: Plan, s: int, rng: random.Random, cards: dict[int, int]) -> _P:
     """Replays the skeleton with every hidden card named, and the turn under way's unmade
     offers (FD15); returns the state it reaches."""
     n = state.n
@@ -188,7 +189,7 @@ def _name(state: FirstDruidState, plan: Plan, s: int, rng: random.Random, cards:
     return new
 
 
-def _compose(new: FirstDruidState, a: int, rng: random.Random) -> None:
+def _compose(new: Position, a: int, rng: random.Random) -> None:
     """Puts together an offer of seat ``a`` not yet sent (FD15): any target, any given cards,
     any asked cards."""
     targets = [k for k in range(new.n) if k != a and new.hands[k]]

@@ -35,7 +35,7 @@ from henge.games.first_druid.trail import (
 )
 
 if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+    from henge.games.first_druid.position import Position
 
 FIXED, COMPOSE, HDRAW, HDRAIN, HBID, AUTO = range(6)
 """How the skeleton marks a step: seen as it was; another seat's offer, put together out of
@@ -124,7 +124,7 @@ class Plan:
         self.seen_from: dict[tuple[int, int], int] = {}  # what deck_of found
 
 
-def build_plan(state: FirstDruidState, s: int, entries: list[Entry]) -> Plan:
+def build_plan(state: Position, s: int, entries: list[Entry]) -> Plan:
     n = state.n
     pile = n
     plan = Plan()

@@ -9,10 +9,7 @@ blocks before (``trail``), which both then share, as they share the record.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+from typing import Any, Protocol
 
 (
     T_DRAW,
@@ -62,7 +59,14 @@ def _trail(entries: list[Entry]) -> Trail | None:
     return Trail(None, tuple(entries)) if entries else None
 
 
-def freeze(state: FirstDruidState) -> Trail | None:
+class Trailed(Protocol):
+    """What keeps a trail: a state's shared blocks and its own entries since its last clone."""
+
+    trail: Trail | None
+    trail_tail: list[Entry]
+
+
+def freeze(state: Trailed) -> Trail | None:
     """Moves the state's own trail entries into a new block (to share it) and returns the trail."""
     tail = state.trail_tail
     if tail:
@@ -72,7 +76,7 @@ def freeze(state: FirstDruidState) -> Trail | None:
 
 
 def push(
-    state: FirstDruidState,
+    state: Trailed,
     kind: int,
     action: int,
     actor: int,
