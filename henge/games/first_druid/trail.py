@@ -31,6 +31,7 @@ from typing import Any, Protocol
     T_REVEAL,
     T_BEGIN,
 ) = range(18)
+"""The kinds of trail entries: an action of each kind, or an automatic event (refill, reveal, begin)."""
 
 Entry = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
 """(kind, action id or -1 for an automatic event, actor, a card or seat, two card lists)."""
@@ -89,6 +90,7 @@ def push(
 
 
 def entries(head: Trail | None) -> list[Entry]:
+    """Returns every entry of the trail ending in block ``head``, oldest first."""
     blocks = []
     node = head
     while node is not None:
