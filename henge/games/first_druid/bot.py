@@ -1,20 +1,8 @@
-"""First Druid: the rule-based player (``choose``); what a search knows of the game is in ``search``.
+"""First Druid: the rule-based player (``choose``); what a search knows is in ``search``.
 
-The player keeps its druid level with the neutral figure (a druid the
-neutral has passed draws no more cards), so advancing comes first whenever
-the druid is on or behind the neutral's number. Otherwise it weighs every
-combination its hand makes (a sum of 31 for a clan, a pair for a trilithon
-section or the altar, runs to convert a rival's clan or spirit or take over
-a trilithon) by the points it brings, mostly the growth of its own runs,
-against the cards it spends, and plays the best one if it beats the
-inactive turn's draw. It dresses the altar when it has no bar there yet
-(to avoid stepping back) or when its bar completes it with profit. It bids
-for spirits of its own element (where every card counts) and for spirits
-nobody has the advantage on when it is sure to win them. It offers a
-rival's trilithon card, useless to itself, to that rival for a card that
-completes one of its own combinations, and accepts an offer when the cards
-it gets are worth more to it than the cards it gives (never its own
-trilithon card). It discards its least useful card.
+It keeps level with the neutral figure, plays the combination worth more than its cards and the
+inactive turn's draw, dresses the altar, bids for spirits it can win, trades for gain and discards
+its least useful card (docs/agents/first_druid.md, "The rule-based player", gives each rule).
 """
 
 from __future__ import annotations
