@@ -28,7 +28,7 @@ from henge import box
 from henge.core import Decision, State, plugin
 from henge.games.druid_olympics import course
 from henge.games.fightin import events as fightin_events
-from henge.games.first_druid import board as first_druid_board
+from henge.games.first_druid import scoring as first_druid_scoring
 from henge.games.spell_casting import board as sb
 
 CARD = re.compile(r"(?<![\w-])(?:[1-9]|[12]\d|30)[nd]\b|T-(?:white|blue|green|yellow|red)")
@@ -452,7 +452,7 @@ def _first_druid_check(state: State, seat: int, text: str, shown: str) -> str:
         return "first_druid: accept"
     if text == "seal bid" or text.startswith("bid "):
         bidder: Any = after if text.startswith("bid ") else state  # the bid as it stands once the card is laid
-        worth = first_druid_board.bid_value(bidder, seat, bidder.bids[seat])
+        worth = first_druid_scoring.bid_value(bidder, seat, bidder.bids[seat])
         assert shown.endswith(f" {worth}"), (text, shown, worth)
         return "first_druid: bid"
     raise AssertionError(f"no check for {text!r}: {shown!r}")

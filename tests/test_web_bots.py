@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from games.first_druid.first_druid_positions import first_turn
 from web_support import create, credentials, database, live_table, running, seat
 
 import henge.server
 from henge.cli import main
-from henge.core import State, load
 from henge.server.bots import QUICK, SEARCH, BotPool, default_workers
 
 pytestmark = pytest.mark.timeout(120)
@@ -28,15 +28,6 @@ def _cpu_seconds(pid: int) -> float:
     """Returns the processor time (user and system) a process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _first_druid_turn() -> State:
-    state = load("first_druid", 4).new_initial_state()
-    rng = random.Random(3)
-    while state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        state.apply_action(rng.choice(outcomes)[0])
-    return state
 
 
 @pytest.mark.slow
@@ -87,7 +78,7 @@ def test_bots_think_in_a_bounded_pool_of_other_processes_while_people_are_answer
 
 
 def test_a_decision_past_its_processor_time_is_stopped_and_a_drawn_action_played():
-    state = _first_druid_turn()
+    state = first_turn()
     seat_to_move = state.current_player()
 
     async def decide() -> tuple[int, int]:
@@ -106,7 +97,7 @@ def test_a_decision_past_its_processor_time_is_stopped_and_a_drawn_action_played
 
 
 def test_a_worker_that_dies_is_replaced_for_the_next_decision():
-    state = _first_druid_turn()
+    state = first_turn()
     seat_to_move = state.current_player()
 
     async def decide() -> list[str]:

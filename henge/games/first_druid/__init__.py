@@ -1,4 +1,4 @@
-"""First Druid: the rules, the rule-based player, the log lines and the drawings."""
+"""First Druid: the rules, the rule-based player, what a search knows, the log lines and the drawings."""
 
 from henge.core import GamePlugin
 
@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     package=__name__,
     game="rules:FirstDruid",
     bot="bot",
+    search="search",
     narrator="narrate:narrate",
     terminal="terminal",
     board_js="board.js",

@@ -17,12 +17,11 @@ SECTIONS = 3 * box.TRILITHON_SPACES  # two uprights and a capstone per trilithon
 CLAN_SUM = 31
 NUMBER = box.CARD_NUMBER
 IS_DAY = box.CARD_IS_DAY
-COLOUR = box.CARD_COLOUR
 TEXT = box.CARD_TEXT
 WILD_BASE = box.TRILITHON_CARD_BASE
 
 # --- player actions ------------------------------------------------------------
-PICK = 0  # pick number card c: c (0..59)
+# 0..59: pick number card c (its id is the card's)
 PICK_WILD = 60  # pick the own trilithon card as number v: 59 + v
 ADVANCE = 90
 CLAN = 91

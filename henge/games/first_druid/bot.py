@@ -1,20 +1,8 @@
-"""First Druid: a rule-based player and a position evaluation.
+"""First Druid: the rule-based player (``choose``); what a search knows is in ``search``.
 
-The player keeps its druid level with the neutral figure (a druid the
-neutral has passed draws no more cards), so advancing comes first whenever
-the druid is on or behind the neutral's number. Otherwise it weighs every
-combination its hand makes (a sum of 31 for a clan, a pair for a trilithon
-section or the altar, runs to convert a rival's clan or spirit or take over
-a trilithon) by the points it brings, mostly the growth of its own runs,
-against the cards it spends, and plays the best one if it beats the
-inactive turn's draw. It dresses the altar when it has no bar there yet
-(to avoid stepping back) or when its bar completes it with profit. It bids
-for spirits of its own element (where every card counts) and for spirits
-nobody has the advantage on when it is sure to win them. It offers a
-rival's trilithon card, useless to itself, to that rival for a card that
-completes one of its own combinations, and accepts an offer when the cards
-it gets are worth more to it than the cards it gives (never its own
-trilithon card). It discards its least useful card.
+It keeps level with the neutral figure, plays the combination worth more than its cards and the
+inactive turn's draw, dresses the altar, bids for spirits it can win, trades for gain and discards
+its least useful card (docs/agents/first_druid.md, "The rule-based player", gives each rule).
 """
 
 from __future__ import annotations
@@ -24,15 +12,7 @@ import math
 from typing import Any
 
 from henge import box
-from henge.core import Decision, State
-
-SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
-"""ismcts here: six decisions played as this player would before the evaluation (a
-selection pays off only once the rivals have picked), 100 iterations, and the usual 40
-determinizations. Drawing one replays the game's whole history (up to about 5 ms late in
-a game), so the first decision of a turn, which draws all 40, takes up to about half a second; 10
-determinizations and 4-decision rollouts answered three times faster there, but lost
-more games than a fair share to these settings (docs/performance.md, "Strength")."""
+from henge.core import Decision
 
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _NUMBER = box.CARD_NUMBER
@@ -518,53 +498,3 @@ def _bid(v: _View, legal: dict[str, int]) -> int | None:
         if text not in already and f"bid {text}" in legal:
             return legal[f"bid {text}"]
     return legal.get("seal bid", legal.get("pass"))
-
-
-# --- the evaluation -----------------------------------------------------------------------
-
-_CARD_POINTS = 0.4
-"""Points a card in hand is worth at the end."""
-_CONTACT_POINTS = 0.15
-"""Points a round in contact (drawing) is worth over a round out of it."""
-
-
-def evaluate(state: State) -> list[float]:
-    """Returns each seat's chance of winning, from its score now and what it can still add.
-
-    Each seat's final score is projected as its score now, plus its cards in
-    hand (and on the table, for the active seat), plus the draws it will
-    make in the rounds left if its druid stays level with the neutral figure
-    (a druid the neutral passed draws nothing, and falls further behind),
-    plus the extra draws of the trilithons it owns. The chances are a
-    softmax of the projections whose spread narrows as the end approaches.
-    """
-    if state.is_terminal():
-        return [float(r) for r in state.returns()]
-    obs = state.observation(None)
-    n = obs["players"]
-    pos = obs["druids"]
-    left = max(0, 60 - obs["round"])
-    race = 2 * (_RING - max(pos))
-    rounds = max(1.0, min(left, race))
-    owners = [t["owner"] for t in obs["trilithons"]]
-    number = obs["time"]["number"]
-    cards = list(obs["hand_sizes"])
-    if obs["turn_seat"] is not None:
-        cards[obs["turn_seat"]] += len(obs["table"])
-    night = obs["time"]["phase"] == "night"
-    projected = []
-    for seat in range(n):
-        lead = pos[seat] - number
-        if lead >= 1 or (lead == 0 and night):
-            contact = 1.0
-        elif lead == 0:
-            contact = 0.5  # the neutral reaches the next number at the end of this round
-        else:
-            contact = -0.3 * min(3, -lead)
-        extra = _CONTACT_POINTS * contact * rounds + 0.1 * rounds * owners.count(seat)
-        projected.append(obs["scores"][seat] + _CARD_POINTS * cards[seat] + extra)
-    temperature = 1.0 + 0.12 * rounds
-    top = max(projected)
-    weights = [math.exp((p - top) / temperature) for p in projected]
-    total = sum(weights)
-    return [w / total for w in weights]

@@ -39,7 +39,7 @@ from henge.games.first_druid.actions import (
 )
 
 if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+    from henge.games.first_druid.position import Position
 
 # --- uses: which combinations have a possible effect now ------------------------
 USE_ADVANCE = 1
@@ -191,11 +191,11 @@ def pick_actions(
 # --- a turn's legal actions --------------------------------------------------------
 
 
-def _table_numbers(state: FirstDruidState) -> list[int]:
+def _table_numbers(state: Position) -> list[int]:
     return [state.table_wild if c >= WILD_BASE else NUMBER[c] for c in state.table]
 
 
-def _phase_ok(state: FirstDruidState) -> bool:
+def _phase_ok(state: Position) -> bool:
     day = state.neutral % 2 == 1
     return all(c >= WILD_BASE or IS_DAY[c] == day for c in state.table)
 
@@ -208,14 +208,14 @@ _CONVERT_SPIRIT = 256  # the highest spirit is another seat's
 _USES = USE_ADVANCE | USE_PAIR | USE_SUM | USE_RUN3 | USE_RUN4
 
 
-def _allowed(state: FirstDruidState, p: int) -> int:
+def _allowed(state: Position, p: int) -> int:
     """Returns the USE_* flags of seat ``p`` with _DISKS, _BARS, _CONVERT_CLAN, _CONVERT_SPIRIT.
 
     They depend only on the board (clans, spirits, altar, trilithons), which changes only when a
     combination other than an advance takes effect or a spirit is won, while they are asked for
     at every step of a turn; so each seat's are kept in ``state.allowed`` (-1: not worked out
     yet). That list is filled in place and replaced, never cleared in place, when the board
-    changes (``FirstDruidState.board_changed``), so clones share it safely."""
+    changes (``Position.board_changed``), so clones share it safely."""
     allowed = state.allowed
     flags = allowed[p]
     if flags < 0:
@@ -223,7 +223,7 @@ def _allowed(state: FirstDruidState, p: int) -> int:
     return flags
 
 
-def _work_out_allowed(state: FirstDruidState, p: int) -> int:
+def _work_out_allowed(state: Position, p: int) -> int:
     clans = state.clans
     owners = state.owners
     disks = clans.count(p) + owners.count(p) < 10  # state.disks_left(p) > 0
@@ -258,7 +258,7 @@ def _deck_set(deck: tuple[int, ...]) -> frozenset[int]:
     return cards
 
 
-def offer_actions(state: FirstDruidState, hand: list[int]) -> list[int]:
+def offer_actions(state: Position, hand: list[int]) -> list[int]:
     """Returns the legal actions while the active seat, holding ``hand``, puts an offer together,
     sorted: give a card, ask for one, send, withdraw (FD2; FD15: withdrawn until it is sent)."""
     give = state.give
@@ -273,7 +273,7 @@ def offer_actions(state: FirstDruidState, hand: list[int]) -> list[int]:
     return legal
 
 
-def opening_actions(state: FirstDruidState, hand: list[int]) -> tuple[int, ...]:
+def opening_actions(state: Position, hand: list[int]) -> tuple[int, ...]:
     """Returns the legal actions just after an offer is begun (:func:`offer_actions`, nothing
     given or asked for yet). They depend on the hand, the discard pile and the element card
     only, not on the seat offered to, so the last ones worked out are kept with what they were
@@ -287,7 +287,7 @@ def opening_actions(state: FirstDruidState, hand: list[int]) -> tuple[int, ...]:
     return legal
 
 
-def turn_actions(state: FirstDruidState, p: int, hand: list[int]) -> list[int]:
+def turn_actions(state: Position, p: int, hand: list[int]) -> list[int]:
     """Returns the legal actions of a turn, sorted: picks and effects, offers, the end (FD2, FD3, FD15)."""
     if state.offer_to >= 0:
         return offer_actions(state, hand)
@@ -312,7 +312,7 @@ _OFFERS: dict[int, tuple[tuple[int, ...], ...]] = {
 """Per seat count (3-5) and seat: its offers when every other seat holds cards."""
 
 
-def _picks(state: FirstDruidState, p: int, hand: list[int], numbers: list[int], phase_ok: bool) -> list[int]:
+def _picks(state: Position, p: int, hand: list[int], numbers: list[int], phase_ok: bool) -> list[int]:
     """Returns seat ``p``'s pick actions, sorted (:func:`pick_actions`).
 
     The last ones worked out are kept with everything they were worked out from
@@ -331,7 +331,7 @@ def _picks(state: FirstDruidState, p: int, hand: list[int], numbers: list[int], 
     return picks
 
 
-def _resolutions(state: FirstDruidState, p: int, numbers: list[int], phase_ok: bool) -> list[int]:
+def _resolutions(state: Position, p: int, numbers: list[int], phase_ok: bool) -> list[int]:
     legal = []
     flags = _allowed(state, p)
     disks = flags & _DISKS

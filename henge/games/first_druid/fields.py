@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from henge import box
 from henge.core import check, load_int
+from henge.games.first_druid import scoring
 from henge.games.first_druid.actions import (
     ANSWER,
     BID_PHASE,
@@ -33,7 +34,7 @@ from henge.games.first_druid.actions import (
 from henge.games.first_druid.knowledge import default_views, pack, unpack, view_names
 
 if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+    from henge.games.first_druid.position import Position
 
 _LIMIT_WORDS = {5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 """The hand limit in words, for the load checks' messages (HAND_LIMITS)."""
@@ -47,7 +48,7 @@ def _mask_texts(mask: int) -> list[str]:
     return [TEXT[c] for c in range(box.DECK_SIZE) if mask >> c & 1]
 
 
-def dump(state: FirstDruidState) -> dict[str, Any]:
+def dump(state: Position) -> dict[str, Any]:
     """Returns every field of the state (secrets included)."""
     n = state.n
     places = n + 1
@@ -133,7 +134,7 @@ def _mask(value: Any, name: str, deck: tuple[int, ...]) -> int:
     return mask
 
 
-def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
+def load(state: Position, fields: Mapping[str, Any]) -> None:
     """Sets every field from JSON and checks the documented invariants (G7): every card in
     exactly one place, pieces within their stocks, phases, stages, counters and the offer
     fitting each other, and every view's knowledge true of the position."""
@@ -202,7 +203,7 @@ def load(state: FirstDruidState, fields: Mapping[str, Any]) -> None:
     state.rooted = False
 
 
-def _load_contest(state: FirstDruidState, last: Any) -> None:
+def _load_contest(state: Position, last: Any) -> None:
     n = state.n
     if last is None:
         state.last_contest = ()
@@ -215,7 +216,7 @@ def _load_contest(state: FirstDruidState, last: Any) -> None:
     state.last_contest = (space, bids, values, winner, _bool(last["placed"], "last_contest placed"))
 
 
-def _load_log(state: FirstDruidState, log: Any) -> None:
+def _load_log(state: Position, log: Any) -> None:
     n = state.n
     entries = []
     for entry in _list(log, "log"):
@@ -229,7 +230,7 @@ def _load_log(state: FirstDruidState, log: Any) -> None:
     state.log = tuple(entries)
 
 
-def _load_views(state: FirstDruidState, knowledge: Any) -> int:
+def _load_views(state: Position, knowledge: Any) -> int:
     n = state.n
     names = view_names(n)
     check(
@@ -245,7 +246,7 @@ def _load_views(state: FirstDruidState, knowledge: Any) -> int:
     return pack(views)
 
 
-def _check_stage(state: FirstDruidState) -> None:
+def _check_stage(state: Position) -> None:
     """Stages and phases fit each other, and so does the set-up's deal."""
     n = state.n
     phase, stage = state.phase, state.stage
@@ -304,14 +305,14 @@ def _check_stage(state: FirstDruidState) -> None:
         check(all(not state.bids[s] for s in later), "seats after the bidder have not bid yet")
     check((phase == OVER) == bool(state.winners), "winners are named exactly when the game is over")
     if phase == OVER:
-        scores = state.scores()
+        scores = scoring.scores(state)
         best = [s for s in range(n) if scores[s] == max(scores)]
         check(list(state.winners) == best and bool(state.reason), "the winners are the seats with the best score")
     else:
         check(max(state.pos) < box.RING_SPACES, "the game is over once a druid reaches 30 (FD7)")
 
 
-def _check_turn(state: FirstDruidState) -> None:
+def _check_turn(state: Position) -> None:
     """The turn under way: who acts, the table, the offer (FD2, FD15), drains and discards."""
     n = state.n
     phase = state.phase
@@ -378,7 +379,7 @@ def _check_turn(state: FirstDruidState) -> None:
         check(phase != DRAIN_PHASE, "a drain is owed")
 
 
-def _check_round(state: FirstDruidState) -> None:
+def _check_round(state: Position) -> None:
     """Time, the element card and the first player (FD8)."""
     number = state.neutral // 2 + 1
     day_seat = state.seat_of[box.colour_index(number)]
@@ -402,7 +403,7 @@ def _check_round(state: FirstDruidState) -> None:
         check(expected >= 0 and state.first == expected, "the first player is the day's colour or the element card's")
 
 
-def _check_views(state: FirstDruidState) -> None:
+def _check_views(state: Position) -> None:
     """Every view's knowledge is true of the position (each seat knows its own holding)."""
     n = state.n
     places = n + 1

@@ -26,8 +26,8 @@ from henge.games.first_druid.actions import (
     OFFER,
     TAKE_OVER,
 )
-from henge.games.first_druid.board import run_points
 from henge.games.first_druid.rules import FirstDruidState
+from henge.games.first_druid.scoring import run_points
 
 EFFECTS: dict[int, str] = {
     ADVANCE: "advance",

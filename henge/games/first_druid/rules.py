@@ -15,10 +15,13 @@ answered by the other player, and ``end turn`` (or ``pass``, the inactive
 turn) closes it. Every event goes into the record each seat reads (G6), with
 the cards a seat did not see left out of its text.
 
-Split by noun: ``actions`` (action tables, phases),
+Split by noun: ``position`` (the state's fields and the questions asked of them),
+``actions`` (action tables, phases),
 ``combinations`` (which picks and effects are legal),
-``board`` (altar, trilithons, spirit contest, score),
-``knowledge`` (who knows which card: observation, resampling)
+``scoring`` (altar, trilithons, spirit contest, score),
+``knowledge`` (who knows which card: the views),
+``observation`` (what a seat sees), ``trail`` (the record of hidden events),
+``resample`` with ``skeleton`` and ``tokens`` (drawing a state from a seat's information set)
 and ``fields`` (JSON).
 """
 
@@ -30,9 +33,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, State
-from henge.games.first_druid import board, knowledge
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option
 from henge.games.first_druid import fields as field_io
+from henge.games.first_druid import knowledge, observation, resample, scoring, trail
 from henge.games.first_druid.actions import (
     ACCEPT,
     ADVANCE,
@@ -85,7 +88,8 @@ from henge.games.first_druid.actions import (
     seat_colours,
 )
 from henge.games.first_druid.combinations import offer_actions, opening_actions, turn_actions
-from henge.games.first_druid.knowledge import (
+from henge.games.first_druid.position import Position
+from henge.games.first_druid.trail import (
     T_ANSWER,
     T_ASK,
     T_BEGIN,
@@ -104,8 +108,6 @@ from henge.games.first_druid.knowledge import (
     T_SEND,
     T_TURN,
     T_WITHDRAW,
-    Entry,
-    Trail,
     push,
 )
 
@@ -139,72 +141,21 @@ _SEATED = frozenset(range(OVER)) - frozenset(CHANCE_PHASES)
 _INACTIVE: tuple[str, ...] = tuple(f"seat {seat} takes the inactive turn" for seat in range(5))
 
 
-class FirstDruidState(State):
-    """A First Druid position: time, druids, hands, the board's pieces and who knows which card."""
+class FirstDruidState(Position):
+    """A First Druid position (its fields and their questions: :class:`Position`) and its moves."""
 
-    __slots__ = (
-        "acted",
-        "allowed",
-        "altar",
-        "ask",
-        "bidder",
-        "bids",
-        "clans",
-        "colours",
-        "contest",
-        "deck",
-        "discard",
-        "drains",
-        "draw",
-        "draw_count",
-        "draw_seat",
-        "element",
-        "ending",
-        "first",
-        "give",
-        "hand_limit",
-        "hands",
-        "last_contest",
-        "log",
-        "n",
-        "neutral",
-        "offer_to",
-        "offering",
-        "offers",
-        "opening",
-        "owners",
-        "phase",
-        "picked",
-        "player",
-        "pos",
-        "reason",
-        "refreshed",
-        "rooted",
-        "seat_of",
-        "sections",
-        "spirits",
-        "stage",
-        "table",
-        "table_wild",
-        "trail",
-        "trail_tail",
-        "turn",
-        "turned",
-        "views",
-        "winners",
-        "withdrawn",
-    )
+    __slots__ = ()
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         n = self.n = game.num_players
-        self.colours: tuple[int, ...] = seat_colours(n, game.options["colours"])
-        self.hand_limit: int = game.settings["hand_limit"]  # ten, or the designer option (FD13)
+        self.colours = seat_colours(n, game.options["colours"])
+        self.hand_limit = game.settings["hand_limit"]  # ten, or the designer option (FD13)
         seat_of = [-1] * 6
         for seat, colour in enumerate(self.colours):
             seat_of[colour] = seat
-        self.seat_of: tuple[int, ...] = tuple(seat_of)
-        self.deck: tuple[int, ...] = box.NUMBER_CARDS + tuple(sorted(WILD_BASE + c for c in self.colours))
+        self.seat_of = tuple(seat_of)
+        self.deck = box.NUMBER_CARDS + tuple(sorted(WILD_BASE + c for c in self.colours))
         self.phase = DRAW_PHASE  # the deal: five cards to each seat in turn
         self.stage = SETUP
         self.player = 0
@@ -213,42 +164,42 @@ class FirstDruidState(State):
         self.turn = 0
         self.ending = False
         self.element = -1
-        self.turned: list[int] = []
+        self.turned = []
         self.pos = [1] * n
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.bids: list[list[int]] = [[] for _ in range(n)]
-        self.draw: list[int] = list(self.deck)  # kept sorted: draws are uniform, no order is modelled
-        self.discard: list[int] = []
-        self.table: list[int] = []
+        self.hands = [[] for _ in range(n)]
+        self.bids = [[] for _ in range(n)]
+        self.draw = list(self.deck)  # kept sorted: draws are uniform, no order is modelled
+        self.discard = []
+        self.table = []
         self.table_wild = 0
-        self.clans: list[int] = []
+        self.clans = []
         self.spirits = [-1] * box.RING_SPACES
         self.sections = 0
         self.owners = [-1] * box.TRILITHON_SPACES
-        self.altar: list[int] = []
+        self.altar = []
         self.acted = False
         self.offers = 0  # offers begun this turn, withdrawn ones included (FD2, FD15)
         self.withdrawn = 0
         self.offer_to = -1
-        self.give: list[int] = []  # kept sorted: the order they were named in is nobody's business
-        self.ask: list[int] = []
-        self.offering: tuple[int, ...] = ()  # the legal actions while an offer is put together (_offer_step)
-        self.opening: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # those of the last offer begun
-        self.drains: list[int] = []
+        self.give = []  # kept sorted: the order they were named in is nobody's business
+        self.ask = []
+        self.offering = ()  # the legal actions while an offer is put together (_offer_step)
+        self.opening = None  # those of the last offer begun
+        self.drains = []
         self.draw_seat = 0
         self.draw_count = DEAL
         self.refreshed = 0
         self.contest = 0
         self.bidder = 0
-        self.last_contest: tuple[Any, ...] = ()
+        self.last_contest = ()
         self.allowed = [-1] * n  # per seat, what the board allows it: worked out when asked (combinations)
-        self.picked: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # the last picks worked out (combinations)
+        self.picked = None  # the last picks worked out (combinations)
         self.views = knowledge.initial_views(n, self.deck)  # who may hold which card, per view (G6), packed
-        self.trail: Trail | None = None  # what happened, shared by clones (for resampling)...
-        self.trail_tail: list[Entry] = []  # ...and since this state's last clone (knowledge.freeze)
+        self.trail = None  # what happened, shared by clones (for resampling)...
+        self.trail_tail = []  # ...and since this state's last clone (trail.freeze)
         self.rooted = True  # False for a state loaded without its history
-        self.log: tuple[tuple[str, int, int, int], ...] = ()
-        self.winners: tuple[int, ...] = ()
+        self.log = ()
+        self.winners = ()
         self.reason = ""
 
     # -- the public API hooks ------------------------------------------------
@@ -364,7 +315,7 @@ class FirstDruidState(State):
         new.allowed = self.allowed  # filled in place, replaced when the board changes: shared
         new.picked = self.picked
         new.views = self.views  # an int: shared
-        new.trail = knowledge.freeze(self)  # both share what happened so far, and add their own
+        new.trail = trail.freeze(self)  # both share what happened so far, and add their own
         new.trail_tail = []
         new.rooted = self.rooted
         new.log = self.log
@@ -374,7 +325,7 @@ class FirstDruidState(State):
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) knows at the table (G3, G6, FD13, FD15)."""
-        return knowledge.observation(self, player)
+        return observation.observation(self, player)
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> FirstDruidState:
         """Returns a state reached by a legal history in which ``player`` saw exactly what it saw
@@ -382,7 +333,7 @@ class FirstDruidState(State):
         of drains it took no part in, face-down bids, unsent offers (G3, G6, FD13, FD15). Every
         world its record allows can come out, and no other; the draws depend only on what the
         seat knows and ``rng``."""
-        return knowledge.resample(self, player, rng)
+        return resample.resample(self, player, rng)
 
     def _fields(self) -> dict[str, Any]:
         return field_io.dump(self)
@@ -391,32 +342,6 @@ class FirstDruidState(State):
         field_io.load(self, fields)
 
     # -- a turn ------------------------------------------------------------------
-
-    def active(self) -> int:
-        """Returns the seat whose turn it is (the round's first player during the additional turn)."""
-        return (self.first + self.turn) % self.n
-
-    def disks_left(self, seat: int) -> int:
-        """Returns the disks still in a seat's stock (FD10)."""
-        return 10 - self.clans.count(seat) - self.owners.count(seat)
-
-    def bars_left(self, seat: int) -> int:
-        """Returns the bars still in a seat's stock (FD10)."""
-        return 10 - self.spirits.count(seat) - self.altar.count(seat)
-
-    def top_spirit(self) -> int:
-        """Returns the index of the highest-numbered spirit bar on the outer ring, or -1 (FD11)."""
-        spirits = self.spirits
-        seats = set(spirits)
-        seats.discard(-1)
-        if not seats:
-            return -1
-        reverse = spirits[::-1]
-        return len(spirits) - 1 - min(reverse.index(seat) for seat in seats)  # the last bar of any seat
-
-    def behind(self, seat: int) -> bool:
-        """FD5: the neutral figure's number is ahead of the seat's druid (no deck draws)."""
-        return self.neutral // 2 + 1 > self.pos[seat]
 
     def _apply_turn(self, action: int) -> None:
         p = self.player
@@ -523,9 +448,9 @@ class FirstDruidState(State):
             self.altar.append(p)
             what = "dresses the altar"
             if len(self.altar) == self.n:
-                what += board.complete_altar(self)
+                what += scoring.complete_altar(self)
         elif action == BUILD or action == BUILD_ONLY:
-            what = board.build(self, p, action == BUILD)
+            what = scoring.build(self, p, action == BUILD)
         elif action == CONVERT_CLAN:
             what = f"converts the clan of seat {self.clans[-1]}"
             self.clans[-1] = p
@@ -737,20 +662,15 @@ class FirstDruidState(State):
             self.player = (self.first + self.bidder) % self.n
             return
         self.bidder = 0
-        shown, outcome = board.reveal(self)
+        shown, outcome = scoring.reveal(self)
         self._record(CHANCE, shown)
         push(self, T_REVEAL, -1, -1)
         self._note(outcome)
         self._start_round()
 
-    def board_changed(self) -> None:
-        """Forgets what the board (clans, spirits, altar, trilithons) allowed each seat (see
-        ``combinations._allowed``): called whenever a piece is placed or changes hands."""
-        self.allowed = [-1] * self.n
-
     def scores(self) -> list[int]:
         """FD7: the druid's number plus 1 + 2 + 3 ... per unbroken run of clans and of spirits."""
-        return board.scores(self)
+        return scoring.scores(self)
 
     def _finish(self, why: str) -> None:
         scores = self.scores()

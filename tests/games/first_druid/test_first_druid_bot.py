@@ -15,6 +15,7 @@ from henge.agents import make_agent
 from henge.agents.ismcts import sample_chance
 from henge.core import State, make_decision
 from henge.games.first_druid import bot as fd
+from henge.games.first_druid import search
 
 GAME = "first_druid"
 
@@ -149,12 +150,12 @@ def test_discards_its_least_useful_card():
 def test_evaluate_ranks_a_winning_position_above_a_losing_one():
     spirits = [0] * 6 + [-1] * 24
     ahead = position(druids=[27, 20, 20], neutral=50, bluestones=[0, 0, 0, 1], spirits=spirits)
-    values = fd.evaluate(ahead)
+    values = search.evaluate(ahead)
     assert all(0.0 <= x <= 1.0 for x in values) and abs(sum(values) - 1.0) < 1e-9
     assert values[0] > 0.8 and values[0] > values[1]
     behind = position(druids=[20, 27, 20], neutral=50, bluestones=[1, 1, 1, 0], spirits=[1] * 6 + [-1] * 24)
-    assert fd.evaluate(behind)[0] < values[0]
-    assert fd.evaluate(behind)[1] > fd.evaluate(behind)[0]
+    assert search.evaluate(behind)[0] < values[0]
+    assert search.evaluate(behind)[1] > search.evaluate(behind)[0]
 
 
 def _decisions(state: State, rng: random.Random, limit: int | None = None) -> Iterator[int]:
@@ -180,7 +181,7 @@ def _play(players: int, agents: list[Any], seed: int) -> State:
         action = agents[seat].choose(decision)
         assert action in decision.legal_actions
         state.apply_action(action)
-    values = fd.evaluate(state)
+    values = search.evaluate(state)
     assert values == state.returns()
     return state
 
@@ -197,7 +198,7 @@ def test_evaluate_stays_in_range_along_a_game():
     state = henge.load(GAME, 4).new_initial_state()
     agent = make_agent("heuristic")
     for steps, seat in enumerate(_decisions(state, random.Random(3), limit=400)):
-        values = fd.evaluate(state)
+        values = search.evaluate(state)
         assert len(values) == 4 and all(0.0 <= x <= 1.0 for x in values)
         state.apply_action(agent.choose(make_decision(state, seat, random.Random(steps), samples=False)))
 

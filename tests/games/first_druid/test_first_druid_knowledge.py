@@ -12,8 +12,8 @@ import pytest
 import henge
 from henge import box
 from henge.core import Deferred, StateFormatError
-from henge.games.first_druid import knowledge
 from henge.games.first_druid import rules as fd
+from henge.games.first_druid import trail
 from henge.games.first_druid.actions import PLAYER_TEXTS, WITHDRAW
 from henge.games.first_druid.rules import FirstDruidState
 from henge.records import RECORD_FORMAT, RECORD_VERSION
@@ -214,7 +214,7 @@ def test_resampling_along_a_game_keeps_the_plans_of_the_newest_position_only():
     assert made == 12
 
     def plans(of: FirstDruidState) -> list[int]:
-        node = knowledge.freeze(of)
+        node = trail.freeze(of)
         found = []
         while node is not None:
             found.append(len(node.plans or {}))

@@ -15,7 +15,8 @@ from positions import random_walk
 
 import henge
 from henge import records
-from henge.games.first_druid import board, combinations, knowledge
+from henge.games.first_druid import combinations, knowledge, scoring
+from henge.games.first_druid import trail as trail_of
 from henge.games.first_druid.rules import FirstDruidState
 
 GAME = "first_druid"
@@ -91,7 +92,7 @@ def _plain_turned(state: FirstDruidState, views: list[int], card: int) -> None:
 def _plain_drain(state: FirstDruidState, views: list[int], taker: int, victim: int, card: int) -> None:
     n = state.n
     places = n + 1
-    seeing = {taker, victim, knowledge._layout(n)[1][(taker, victim)]}
+    seeing = {taker, victim, knowledge.layout(n)[1][(taker, victim)]}
     for o in range(knowledge.view_count(n)):
         base = o * places
         if o in seeing:
@@ -174,7 +175,7 @@ def test_the_packed_views_change_as_a_list_of_masks_would(n, monkeypatch):
 
     for name, plain in PLAIN.items():
         monkeypatch.setattr(knowledge, name, checked(name, getattr(knowledge, name), plain))
-    monkeypatch.setattr(board, "note_bids_shown", checked("bids", board.note_bids_shown, _plain_bids_shown))
+    monkeypatch.setattr(scoring, "note_bids_shown", checked("bids", scoring.note_bids_shown, _plain_bids_shown))
     for seed in range(3):
         for _ in random_states(n, seed):
             pass
@@ -193,10 +194,10 @@ def test_a_views_row_and_its_lone_places_are_those_of_the_unpacked_views(n):
             continue
         views = knowledge.unpack(n, state.views)
         for view in range(count):
-            row = knowledge._row(state.views, view, places)
+            row = knowledge.view_row(state.views, view, places)
             assert row == views[view * places : (view + 1) * places]
-            lone = knowledge._onlies(row)
-            assert lone == [knowledge._only(row, place) for place in range(places)]
+            lone = knowledge.only_in_each(row)
+            assert lone == [knowledge.only_in(row, place) for place in range(places)]
             rows += 1
             alone += any(lone)
     assert rows > 30 * count and alone > rows // 2
@@ -205,8 +206,8 @@ def test_a_views_row_and_its_lone_places_are_those_of_the_unpacked_views(n):
 # --- the trail -------------------------------------------------------------------------------------
 
 
-def trail(state: FirstDruidState) -> list[knowledge.Entry]:
-    return knowledge._entries(knowledge.freeze(state))
+def trail(state: FirstDruidState) -> list[trail_of.Entry]:
+    return trail_of.entries(trail_of.freeze(state))
 
 
 def replayed(state: FirstDruidState) -> FirstDruidState:
@@ -268,7 +269,7 @@ def test_resampling_with_a_kept_plan_draws_what_a_fresh_plan_draws(n):
                 fresh = random.Random(seat)
                 for _ in range(4):
                     with_kept = state.resample_from_infostate(seat, kept).history()
-                    trail = knowledge.freeze(state)
+                    trail = trail_of.freeze(state)
                     assert trail is not None
                     plans = trail.plans
                     trail.plans = None  # made again, with nothing kept

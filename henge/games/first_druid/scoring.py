@@ -9,7 +9,7 @@ from henge.games.first_druid.actions import NUMBER, WILD_BASE
 from henge.games.first_druid.knowledge import note_bids_shown
 
 if TYPE_CHECKING:
-    from henge.games.first_druid.rules import FirstDruidState
+    from henge.games.first_druid.position import Position
 
 
 def run_points(owners: list[int], players: int) -> list[int]:
@@ -23,7 +23,7 @@ def run_points(owners: list[int], players: int) -> list[int]:
     return points
 
 
-def scores(state: FirstDruidState) -> list[int]:
+def scores(state: Position) -> list[int]:
     """FD7: the druid's number plus 1 + 2 + 3 ... per unbroken run of clans and of spirits."""
     n = state.n
     clans = run_points(state.clans, n)
@@ -31,7 +31,7 @@ def scores(state: FirstDruidState) -> list[int]:
     return [state.pos[s] + clans[s] + spirits[s] for s in range(n)]
 
 
-def complete_altar(state: FirstDruidState) -> str:
+def complete_altar(state: Position) -> str:
     """The altar is dressed: bars go home, the single top dresser +1, those without a bar -1 (FD12)."""
     counts = [state.altar.count(s) for s in range(state.n)]
     state.altar = []
@@ -47,7 +47,7 @@ def complete_altar(state: FirstDruidState) -> str:
     return text
 
 
-def build(state: FirstDruidState, p: int, full: bool) -> str:
+def build(state: Position, p: int, full: bool) -> str:
     """Builds the next section; ``full``: an upright drains (FD13), a capstone takes a disk (FD10)."""
     section = state.sections
     state.sections += 1
@@ -62,7 +62,7 @@ def build(state: FirstDruidState, p: int, full: bool) -> str:
     return f"completes trilithon {t + 1}, unclaimed"
 
 
-def bid_value(state: FirstDruidState, seat: int, cards: list[int], colour: int | None = None) -> int:
+def bid_value(state: Position, seat: int, cards: list[int], colour: int | None = None) -> int:
     """FD9: the sum of the contest colour's cards (``colour``: the contest's colour index, worked
     out from the state if not given); all cards count for that colour's player; the own trilithon
     card counts 30 of the contest colour; others' trilithon cards 0."""
@@ -80,7 +80,7 @@ def bid_value(state: FirstDruidState, seat: int, cards: list[int], colour: int |
     return value
 
 
-def reveal(state: FirstDruidState) -> tuple[str, str]:
+def reveal(state: Position) -> tuple[str, str]:
     """FD9: the bids are shown; a single highest bid above 0 places a bar; all bid cards go.
 
     Returns the record's text (every bid, in the order its cards were laid) and the log's."""
