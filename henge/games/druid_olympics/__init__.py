@@ -14,5 +14,5 @@ PLUGIN = GamePlugin(
     encoder="encode",
     preview="preview:preview",
     metrics="metrics:game_metrics",
-    public=("course",),
+    public=("board",),
 )

@@ -14,7 +14,7 @@ its own runner, a bluestone trilithon only against a rival about to win. It
 never pays a block with the card it means to move with.
 
 It knows the course as a player does: the geometry, the block placements
-and how a runner moves come from :mod:`henge.games.druid_olympics.course`, a
+and how a runner moves come from :mod:`henge.games.druid_olympics.board`, a
 public fact of the board. It reads only its observation; the evaluation reads
 states through ``State.to_json``.
 """
@@ -27,8 +27,8 @@ from typing import Any
 
 from henge import box
 from henge.core import Decision, State
-from henge.games.druid_olympics import course
-from henge.games.druid_olympics.course import (
+from henge.games.druid_olympics import board
+from henge.games.druid_olympics.board import (
     ALTAR,
     BLUESTONE,
     COLOURED,
@@ -53,12 +53,12 @@ _COLOURS = box.PLAYER_COLOURS
 
 
 def _cover(obs: dict[str, Any]) -> list[int]:
-    """Returns the course's block list (``course.py``) from the observation's blocks."""
+    """Returns the course's block list (``board.py``) from the observation's blocks."""
     cover = [EMPTY] * SPACES
     for block in obs["blocks"]:
         piece = block["piece"]
         code = block["owner"] if block["owner"] is not None else TRILITHON + _COLOURS.index(piece.split()[1])
-        cover[course.parse_space(block["space"])] = code
+        cover[board.parse_space(block["space"])] = code
     return cover
 
 
@@ -75,14 +75,14 @@ _POINTS_PER_MOVE = 4.3
 _MEAN_CARD = 15.5
 
 
-def _moves_left(progress: int, points_ahead: float, hand: list[int] | None, point_sum: int = course.POINT_SUM) -> float:
+def _moves_left(progress: int, points_ahead: float, hand: list[int] | None, point_sum: int = board.POINT_SUM) -> float:
     """Returns the moves a runner at ``progress`` still needs, ``points_ahead`` the horseshoe points left.
 
     The hand, if known, refines the next move: its best card on the rings,
     its sum in the horseshoe (missing cards count as average draws). ``point_sum`` is the card
     sum of a movement point (D4).
     """
-    per_move = _POINTS_PER_MOVE * course.POINT_SUM / point_sum
+    per_move = _POINTS_PER_MOVE * board.POINT_SUM / point_sum
     if progress >= ALTAR:
         return 0.0
     numbers = [_NUMBER[c] for c in hand if c < _TRI_CARD] if hand is not None else []
@@ -109,15 +109,15 @@ def _moves_left(progress: int, points_ahead: float, hand: list[int] | None, poin
 
 def _path_ahead(cover: list[int], seat: int, end: int) -> int:
     """Returns the horseshoe points still ahead of a runner not yet in it, from the first stone of ``end`` on."""
-    return course.horseshoe_cost(cover, seat, end, HORSESHOE)
+    return board.horseshoe_cost(cover, seat, end, HORSESHOE)
 
 
 def _points_ahead(cover: list[int], seat: int, progress: int, end: int | None) -> float:
     if cover[HORSESHOE:] == _CLEAR_BLUESTONES:
         return float(ALTAR - max(progress, HORSESHOE))
     if progress >= HORSESHOE and end:
-        return float(course.horseshoe_cost(cover, seat, end, progress))
-    return float(min(_path_ahead(cover, seat, e) for e in course.ENDS))
+        return float(board.horseshoe_cost(cover, seat, end, progress))
+    return float(min(_path_ahead(cover, seat, e) for e in board.ENDS))
 
 
 _TEMPERATURE = 0.9
@@ -152,13 +152,13 @@ def evaluate(state: State) -> list[float]:
     cover = [EMPTY] * SPACES
     for seat, where in enumerate(data["bars"]):
         if where is not None:
-            cover[course.parse_space(where)] = seat
+            cover[board.parse_space(where)] = seat
     for seat, where in enumerate(data["disks"]):
         if where is not None:
-            cover[course.parse_space(where)] = seat
+            cover[board.parse_space(where)] = seat
     for colour, place in enumerate(data["trilithons"]):
         if place is not None:
-            for space in course.parse_target(place).spaces:
+            for space in board.parse_target(place).spaces:
                 cover[space] = TRILITHON + colour
     phase = data["phase"]
     first = max(data["first"], 0)
@@ -166,7 +166,7 @@ def evaluate(state: State) -> list[float]:
     times = []
     for seat in range(n):
         end = data["ends"][seat]
-        progress = course.parse_runner(data["runners"][seat], end or 0)
+        progress = board.parse_runner(data["runners"][seat], end or 0)
         hand = [_CARD[t] for t in data["hands"][seat]]
         if seat == current and phase in ("move", "pay", "enter"):
             hand = hand + [_CARD[t] for t in data["table"]]
@@ -226,7 +226,7 @@ class _View:
         self.progress = [r["progress"] for r in obs["runners"]]
         self.hand = [_CARD[t] for t in obs["hand"]]
         self.table = [_CARD[t] for t in obs["table"]]
-        self.point_sum: int = obs.get("horseshoe_sum", course.POINT_SUM)  # named only where not D4's 10
+        self.point_sum: int = obs.get("horseshoe_sum", board.POINT_SUM)  # named only where not D4's 10
         self.obstacles = self._obstacles()
         self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
         """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
@@ -242,7 +242,7 @@ class _View:
         cover = self.cover
         for space in range(HORSESHOE):
             code = cover[space]
-            if not course.extra_cost(code, self.seat):
+            if not board.extra_cost(code, self.seat):
                 continue
             trilithon = code >= TRILITHON
             if trilithon and space not in (COLOURED, NUMBERED) and cover[space - 1] == code:
@@ -300,13 +300,13 @@ def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
     seat, cover = view.seat, view.cover
     start = view.progress[seat]
     if start < NUMBERED - 1:
-        after = course.coloured_move(cover, seat, start, _COLOUR[card], paid)
+        after = board.coloured_move(cover, seat, start, _COLOUR[card], paid)
     else:
         end = view.ends[seat] or _best_end(view)
-        after = course.ring_walk(cover, seat, start, _NUMBER[card], end)
+        after = board.ring_walk(cover, seat, start, _NUMBER[card], end)
     if after == start:
         return after, 0
-    return after, course.lost_turns(cover[after], False, seat) if after < HORSESHOE else 0
+    return after, board.lost_turns(cover[after], False, seat) if after < HORSESHOE else 0
 
 
 def _move_score(view: _View, card: int, paid: int = 0) -> float:
@@ -355,7 +355,7 @@ def _horseshoe_play(view: _View) -> list[int]:
     for size in range(len(numbers) + 1):
         for subset in combinations(numbers, size):
             total = laid + sum(_NUMBER[c] for c in subset)
-            reach = course.horseshoe_walk(view.cover, seat, end, start, total // view.point_sum)
+            reach = board.horseshoe_walk(view.cover, seat, end, start, total // view.point_sum)
             kept = sum(_NUMBER[c] - _MEAN_CARD for c in numbers if c not in subset)
             key = (reach, kept, -size)
             if best_key is None or key > best_key:
@@ -382,7 +382,7 @@ def _choose_pay(view: _View, actions: dict[str, int]) -> str:
 
 
 def _best_end(view: _View) -> int:
-    return min(course.ENDS, key=lambda e: (_path_ahead(view.cover, view.seat, e), e))
+    return min(board.ENDS, key=lambda e: (_path_ahead(view.cover, view.seat, e), e))
 
 
 def _choose_end(view: _View, actions: dict[str, int]) -> str:
@@ -395,7 +395,7 @@ _BLOCK_THRESHOLD = 0.06
 """A block must be worth this much (in rivals' winning chances delayed, in turns) to be worth its cards."""
 
 
-def _delay(view: _View, seat: int, target: course.Target) -> float:
+def _delay(view: _View, seat: int, target: board.Target) -> float:
     """Returns about how many turns a block on ``target``'s spaces costs the runner of ``seat``."""
     trilithon = target.piece >= TRILITHON
     if seat == view.seat and not trilithon:
@@ -404,13 +404,13 @@ def _delay(view: _View, seat: int, target: course.Target) -> float:
     spaces = target.spaces
     if spaces[0] >= HORSESHOE:  # bluestones (space ids 120..138)
         entered = view.ends[seat]
-        ends = [entered] if entered else list(course.ENDS)
+        ends = [entered] if entered else list(board.ENDS)
         if at < INNER + 30:
             return 0.0
         costs = []
         for end in ends:
             cost = 0.0
-            for k, stone in enumerate(course.PATHS[end]):
+            for k, stone in enumerate(board.PATHS[end]):
                 progress = HORSESHOE + k
                 if BLUESTONE + stone in spaces and progress > at:
                     cost += (2.0 / _POINTS_PER_MOVE) if trilithon else 0.45
@@ -446,7 +446,7 @@ def _own_weight(chances: list[float], seat: int) -> float:
     return chances[seat] + _OWN_WEIGHT_FLOOR
 
 
-def _block_value(view: _View, target: course.Target, chances: list[float], stuck: bool) -> float:
+def _block_value(view: _View, target: board.Target, chances: list[float], stuck: bool) -> float:
     value = 0.0
     for seat in range(len(view.progress)):
         if seat != view.seat:
@@ -457,13 +457,13 @@ def _block_value(view: _View, target: course.Target, chances: list[float], stuck
         freed = view.vacated.get(target.piece)
         if freed is None:
             freed = 0.0
-            old = view.obs["runners"][view.seat][course.PIECES[target.piece]]
+            old = view.obs["runners"][view.seat][board.PIECES[target.piece]]
             if old is not None:
-                vacated = course.TARGETS[course.parse_space(old)]  # a bar's or disk's target index is its space's
+                vacated = board.TARGETS[board.parse_space(old)]  # a bar's or disk's target index is its space's
                 freed = sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
             view.vacated[target.piece] = freed
         value -= freed
-    elif target.need == course.NEED_ALL:  # a bluestone trilithon: no move this turn
+    elif target.need == board.NEED_ALL:  # a bluestone trilithon: no move this turn
         value -= 0.0 if stuck else mine * 1.0
     else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
         value += mine * _FREED_SLOT
@@ -487,7 +487,7 @@ def _stuck(view: _View, hand: list[int]) -> bool:
     end = view.ends[seat]
     assert end
     points = sum(_NUMBER[c] for c in hand) // view.point_sum
-    return course.horseshoe_walk(view.cover, seat, end, start, points) == start
+    return board.horseshoe_walk(view.cover, seat, end, start, points) == start
 
 
 def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: bool = False) -> float:
@@ -515,13 +515,13 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
     for text in actions:
         if text == "pass":
             continue
-        target = course.parse_target(text)
+        target = board.parse_target(text)
         hand = view.hand
         if target.piece >= TRILITHON:
             if _delay(view, view.seat, target) > 0:
                 continue  # trilithons block their own layer too: never one in the own way
             hand = [c for c in hand if c != _TRI_CARD + target.colour]
-        payments = course.completions(target, hand, [])
+        payments = board.completions(target, hand, [])
         if not payments:
             continue
         laid = 1 if target.piece >= TRILITHON else 0  # the trilithon card
@@ -536,8 +536,8 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
 def _choose_payment(view: _View, actions: dict[str, int]) -> str:
     keep = _keep_card(view)
     stuck = _stuck(view, view.hand + view.table)
-    target = course.parse_target(view.obs["target"])
-    options = [p for p in course.completions(target, view.hand, view.table) if p]
+    target = board.parse_target(view.obs["target"])
+    options = [p for p in board.completions(target, view.hand, view.table) if p]
     legal = {t for t in actions if t.startswith("use ")}
     options = [p for p in options if all(f"use {box.CARD_TEXT[c]}" in legal for c in p)]
     if not options:
