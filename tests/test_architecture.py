@@ -20,7 +20,7 @@ PACKAGE = ROOT / "henge"
 SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
 EXAMPLE = ROOT / "tests" / "plugins" / "henge_example_threecard"
 """The example game in a package of its own (installed by tests/conftest.py): its rules are held to the same."""
-PRESENTATION = {"bot", "narrate", "terminal", "encode", "preview"}
+PRESENTATION = {"bot", "search", "narrate", "terminal", "encode", "preview"}
 """The modules of a game package that read observations and states, never the rules."""
 ANALYSIS = {"metrics"}
 """The module of a game package that gives a finished game's own figures to the analysis: it may

@@ -148,7 +148,7 @@ def test_G7_positions_load_without_their_history_and_encode_and_the_bot_plays_th
     game = henge.load(game_id, players, **options)
     states = random_game(game, random.Random(1))
     encoder = plugin(game_id).load_encoder()
-    bot = plugin(game_id).load_bot()
+    search = plugin(game_id).load_search() or plugin(game_id).load_bot()
     heuristic = make_agent("heuristic")
     sizes = (
         encoder.observation_shape(players, game.options)[0],
@@ -170,7 +170,7 @@ def test_G7_positions_load_without_their_history_and_encode_and_the_bot_plays_th
             assert all(math.isfinite(v) for v in known) and known[: len(seen)] == seen
         seat = state.current_player()
         if seat >= 0:
-            chances = bot.evaluate(state)
+            chances = search.evaluate(state)
             assert len(chances) == players and all(math.isfinite(c) for c in chances)
             decision = make_decision(state, seat, rng, samples=False)
             assert heuristic.choose(decision) in decision.legal_actions

@@ -1,4 +1,4 @@
-"""Druid Olympics: a rule-based player and a position evaluation.
+"""Druid Olympics: a rule-based player.
 
 The player races: it moves with the card that brings its runner furthest
 along (measured in the turns still needed to reach the altar, so a turn lost
@@ -15,21 +15,20 @@ never pays a block with the card it means to move with.
 
 It knows the course as a player does: the geometry, the block placements
 and how a runner moves come from :mod:`henge.games.druid_olympics.board`, a
-public fact of the board. It reads only its observation; the evaluation reads
-states through ``State.to_json``.
+public fact of the board. It reads only its observation, and measures runners
+with the turns they still need, as the evaluation of
+:mod:`henge.games.druid_olympics.search` does.
 """
 
 from __future__ import annotations
 
-import math
 from itertools import combinations
 from typing import Any
 
 from henge import box
-from henge.core import Decision, State
+from henge.core import Decision
 from henge.games.druid_olympics import board
 from henge.games.druid_olympics.board import (
-    ALTAR,
     BLUESTONE,
     COLOURED,
     EMPTY,
@@ -39,11 +38,7 @@ from henge.games.druid_olympics.board import (
     SPACES,
     TRILITHON,
 )
-
-SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
-"""ismcts here: a turn's worth of a move is seen only after the rivals' replies, so each
-iteration lets every seat play six decisions as this player would before the evaluation;
-100 iterations keep a decision near 0.2 processor seconds."""
+from henge.games.druid_olympics.search import MEAN_CARD, POINTS_PER_MOVE, moves_left, odds, path_ahead, points_ahead
 
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _NUMBER = box.CARD_NUMBER
@@ -60,144 +55,6 @@ def _cover(obs: dict[str, Any]) -> list[int]:
         code = block["owner"] if block["owner"] is not None else TRILITHON + _COLOURS.index(piece.split()[1])
         cover[board.parse_space(block["space"])] = code
     return cover
-
-
-# --- how many moves a runner still needs ---------------------------------------------------
-
-_CLEAR_BLUESTONES = [EMPTY] * (SPACES - HORSESHOE)
-_COLOURED_PER_MOVE = 4.5
-"""Coloured spaces a move gains on average with the best of three cards."""
-_STEPS_PER_MOVE = 21.0
-"""Ring steps a move gains on average with the best of three cards."""
-_POINTS_PER_MOVE = 4.3
-"""Horseshoe points a hand of three cards (about 46 in all) brings on average, at D4's 10 a point
-(a designer's other ``horseshoe_sum`` scales it)."""
-_MEAN_CARD = 15.5
-
-
-def _moves_left(progress: int, points_ahead: float, hand: list[int] | None, point_sum: int = board.POINT_SUM) -> float:
-    """Returns the moves a runner at ``progress`` still needs, ``points_ahead`` the horseshoe points left.
-
-    The hand, if known, refines the next move: its best card on the rings,
-    its sum in the horseshoe (missing cards count as average draws). ``point_sum`` is the card
-    sum of a movement point (D4).
-    """
-    per_move = _POINTS_PER_MOVE * board.POINT_SUM / point_sum
-    if progress >= ALTAR:
-        return 0.0
-    numbers = [_NUMBER[c] for c in hand if c < _TRI_CARD] if hand is not None else []
-    if progress >= HORSESHOE:
-        if hand is None:
-            return max(points_ahead, 1.0) / per_move
-        total = sum(numbers) + _MEAN_CARD * (3 - len(hand))
-        now = total // point_sum
-        if now >= points_ahead:
-            return 1.0 - 0.1 * min(now - points_ahead, 3) / 3
-        return 1.0 + (points_ahead - now) / per_move
-    moves = 0.0
-    ring = max(progress, NUMBERED - 1)
-    if progress < NUMBERED - 1:
-        moves += (NUMBERED - 1 - progress) / _COLOURED_PER_MOVE
-    steps = HORSESHOE - ring
-    if progress >= NUMBERED - 1 and numbers:
-        best = min(max(numbers), steps)
-        moves += 1.0 + (steps - best) / _STEPS_PER_MOVE
-    else:
-        moves += steps / _STEPS_PER_MOVE
-    return moves + 0.3 + points_ahead / per_move
-
-
-def _path_ahead(cover: list[int], seat: int, end: int) -> int:
-    """Returns the horseshoe points still ahead of a runner not yet in it, from the first stone of ``end`` on."""
-    return board.horseshoe_cost(cover, seat, end, HORSESHOE)
-
-
-def _points_ahead(cover: list[int], seat: int, progress: int, end: int | None) -> float:
-    if cover[HORSESHOE:] == _CLEAR_BLUESTONES:
-        return float(ALTAR - max(progress, HORSESHOE))
-    if progress >= HORSESHOE and end:
-        return float(board.horseshoe_cost(cover, seat, end, progress))
-    return float(min(_path_ahead(cover, seat, e) for e in board.ENDS))
-
-
-_TEMPERATURE = 0.9
-"""Turns of lead that make a runner e times likelier to win."""
-
-
-def _odds(times: list[float]) -> list[float]:
-    low = min(times)
-    weights = [math.exp(-(t - low) / _TEMPERATURE) for t in times]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-# --- the evaluation ------------------------------------------------------------------------------
-
-
-def evaluate(state: State) -> list[float]:
-    """Returns each seat's chance of winning, from the turns each runner still needs.
-
-    A runner's turns are the moves it still needs (coloured spaces, ring steps
-    and horseshoe points at an average pace, the next move from its actual
-    hand, the horseshoe along its cheaper end with the blocks on it), plus the
-    turns it owes, plus one if it has already moved this turn (or is skipping
-    or drained). The chances are a softmax of the turns: a turn of lead makes
-    a runner about three times likelier to win.
-    """
-    if state.is_terminal():
-        return list(state.returns())
-    data = state.to_json()["state"]
-    point_sum = state.game.settings["horseshoe_sum"]  # public: the table's rules (D4's 10 or a designer's)
-    n = len(data["runners"])
-    cover = [EMPTY] * SPACES
-    for seat, where in enumerate(data["bars"]):
-        if where is not None:
-            cover[board.parse_space(where)] = seat
-    for seat, where in enumerate(data["disks"]):
-        if where is not None:
-            cover[board.parse_space(where)] = seat
-    for colour, place in enumerate(data["trilithons"]):
-        if place is not None:
-            for space in board.parse_target(place).spaces:
-                cover[space] = TRILITHON + colour
-    phase = data["phase"]
-    first = max(data["first"], 0)
-    current = data["player"]
-    times = []
-    for seat in range(n):
-        end = data["ends"][seat]
-        progress = board.parse_runner(data["runners"][seat], end or 0)
-        hand = [_CARD[t] for t in data["hands"][seat]]
-        if seat == current and phase in ("move", "pay", "enter"):
-            hand = hand + [_CARD[t] for t in data["table"]]
-        moves = _moves_left(progress, _points_ahead(cover, seat, progress, end), hand, point_sum)
-        order = (seat - first) % n
-        moved = phase in ("move", "pay", "enter") and order < (current - first) % n
-        moved = moved or phase == "draw" or data["skipping"][seat] or data["drained"][seat]
-        times.append(moves + data["lost_turns"][seat] + (1.0 if moved else 0.0) + 0.05 * order)
-    return _odds(times)
-
-
-def settled(state: State) -> bool:
-    """Returns True at the start of a turn: the blocking round's first decision.
-
-    There every runner has had as many moves as every other, so the turns
-    :func:`evaluate` counts compare alike; read in the middle of a moving
-    round they favour whoever has not moved yet (a search's rollouts are played
-    on to here before they are scored). Seats that lose the turn do not block,
-    so the first decision is the first seat's from the first player on that
-    does not.
-    """
-    data = state.to_json()["state"]
-    if data["phase"] != "block":
-        return False
-    skipping = data["skipping"]
-    seat, player = data["first"], data["player"]
-    while seat != player:
-        if not skipping[seat]:
-            return False
-        seat = (seat + 1) % len(skipping)
-    return True
 
 
 # --- the rule-based player ---------------------------------------------------------------------
@@ -231,7 +88,7 @@ class _View:
         self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
         """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
         self.ahead: dict[int, float] = {}
-        """``_points_ahead`` on this cover by seat, for a runner short of the horseshoe (where on the
+        """``points_ahead`` on this cover by seat, for a runner short of the horseshoe (where on the
         rings it stands does not matter): a move's score asks it of every card."""
         self.vacated: dict[int, float] = {}
         """By piece (bar or disk): the rivals' delay the player's own piece stops costing when it moves."""
@@ -258,11 +115,11 @@ class _View:
         if cover is None and progress < HORSESHOE:
             ahead = self.ahead.get(seat)
             if ahead is None:
-                ahead = self.ahead[seat] = _points_ahead(self.cover, seat, progress, self.ends[seat])
+                ahead = self.ahead[seat] = points_ahead(self.cover, seat, progress, self.ends[seat])
         else:
             cover = self.cover if cover is None else cover
-            ahead = _points_ahead(cover, seat, progress, self.ends[seat])
-        return _moves_left(progress, ahead, hand, self.point_sum)
+            ahead = points_ahead(cover, seat, progress, self.ends[seat])
+        return moves_left(progress, ahead, hand, self.point_sum)
 
     def chances(self) -> list[float]:
         times = []
@@ -270,7 +127,7 @@ class _View:
             seat = r["seat"]
             hand = self.hand if seat == self.seat else None
             times.append(self.moves_left(seat, r["progress"], hand) + r["lost_turns"] + (1 if r["skipping"] else 0))
-        return _odds(times)
+        return odds(times)
 
 
 def choose(decision: Decision) -> int:
@@ -356,7 +213,7 @@ def _horseshoe_play(view: _View) -> list[int]:
         for subset in combinations(numbers, size):
             total = laid + sum(_NUMBER[c] for c in subset)
             reach = board.horseshoe_walk(view.cover, seat, end, start, total // view.point_sum)
-            kept = sum(_NUMBER[c] - _MEAN_CARD for c in numbers if c not in subset)
+            kept = sum(_NUMBER[c] - MEAN_CARD for c in numbers if c not in subset)
             key = (reach, kept, -size)
             if best_key is None or key > best_key:
                 best_key, best = key, list(subset)
@@ -382,7 +239,7 @@ def _choose_pay(view: _View, actions: dict[str, int]) -> str:
 
 
 def _best_end(view: _View) -> int:
-    return min(board.ENDS, key=lambda e: (_path_ahead(view.cover, view.seat, e), e))
+    return min(board.ENDS, key=lambda e: (path_ahead(view.cover, view.seat, e), e))
 
 
 def _choose_end(view: _View, actions: dict[str, int]) -> str:
@@ -413,7 +270,7 @@ def _delay(view: _View, seat: int, target: board.Target) -> float:
             for k, stone in enumerate(board.PATHS[end]):
                 progress = HORSESHOE + k
                 if BLUESTONE + stone in spaces and progress > at:
-                    cost += (2.0 / _POINTS_PER_MOVE) if trilithon else 0.45
+                    cost += (2.0 / POINTS_PER_MOVE) if trilithon else 0.45
             costs.append(cost)
         return min(costs) * (1.0 if view.ends[seat] else 0.6)
     if at >= HORSESHOE:
@@ -502,7 +359,7 @@ def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: 
         rest = [c for c in view.hand if c not in cards]
         cost += _best_ring_move(view, view.hand)[0] - _best_ring_move(view, rest)[0]
     if view.progress[view.seat] >= INNER + 30:  # near or in the horseshoe, cards are points
-        cost += sum(_NUMBER[c] for c in cards if c < _TRI_CARD) / 10 / _POINTS_PER_MOVE * 0.5
+        cost += sum(_NUMBER[c] for c in cards if c < _TRI_CARD) / 10 / POINTS_PER_MOVE * 0.5
     return cost
 
 
