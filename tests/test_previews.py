@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from positions import SPELL_CASTING_PARK, spell_casting_position
+from games.spell_casting.spell_casting_positions import SPELL_CASTING_PARK, spell_casting_position
 
 import henge
 from henge import box

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from positions import druid_olympics_position
+from druid_olympics_positions import druid_olympics_position
 
 import henge
 from henge.agents import make_agent

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from positions import druid_olympics_position as position
+from druid_olympics_positions import druid_olympics_position as position
 
 import henge
 from henge import box

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from positions import spell_casting_position
+from spell_casting_positions import spell_casting_position
 
 import henge
 from henge.core import State, make_decision
