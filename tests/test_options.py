@@ -148,7 +148,7 @@ def test_G7_positions_load_without_their_history_and_encode_and_the_bot_plays_th
     game = henge.load(game_id, players, **options)
     states = random_game(game, random.Random(1))
     encoder = plugin(game_id).load_encoder()
-    bot = plugin(game_id).load_bot()
+    search = plugin(game_id).load_search() or plugin(game_id).load_bot()
     heuristic = make_agent("heuristic")
     sizes = (
         encoder.observation_shape(players, game.options)[0],
@@ -170,7 +170,7 @@ def test_G7_positions_load_without_their_history_and_encode_and_the_bot_plays_th
             assert all(math.isfinite(v) for v in known) and known[: len(seen)] == seen
         seat = state.current_player()
         if seat >= 0:
-            chances = bot.evaluate(state)
+            chances = search.evaluate(state)
             assert len(chances) == players and all(math.isfinite(c) for c in chances)
             decision = make_decision(state, seat, rng, samples=False)
             assert heuristic.choose(decision) in decision.legal_actions
@@ -260,7 +260,7 @@ def test_FD13_the_hand_limit_option_caps_every_hand_and_the_prompts_name_it():
 
 
 def test_D4_the_horseshoe_sum_sets_the_card_sum_of_a_movement_point():
-    from henge.games.druid_olympics import course
+    from henge.games.druid_olympics import board as druid_board
 
     preview = plugin("druid_olympics").load_preview()
     checked = 0
@@ -271,9 +271,9 @@ def test_D4_the_horseshoe_sum_sets_the_card_sum_of_a_movement_point():
         while not state.is_terminal():
             seat = state.current_player()
             texts = state.legal_action_texts() if seat >= 0 else []
-            if "done" in texts and state.table and state.pos[seat] >= course.HORSESHOE:
+            if "done" in texts and state.table and state.pos[seat] >= druid_board.HORSESHOE:
                 points = sum(box.CARD_NUMBER[c] for c in state.table) // 5
-                expected = course.horseshoe_walk(state.cover, seat, state.end[seat], state.pos[seat], points)
+                expected = druid_board.horseshoe_walk(state.cover, seat, state.end[seat], state.pos[seat], points)
                 obs = state.observation(seat)
                 assert obs["horseshoe_sum"] == 5
                 assert preview(obs, seat, "done").startswith(f"{points} point")

@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from positions import SPELL_CASTING_PARK, spell_casting_position
+from games.spell_casting.spell_casting_positions import SPELL_CASTING_PARK, spell_casting_position
 
 import henge
 from henge import box
 from henge.core import Decision, State, plugin
-from henge.games.druid_olympics import course
+from henge.games.druid_olympics import board as druid_board
 from henge.games.fightin import events as fightin_events
 from henge.games.first_druid import scoring as first_druid_scoring
 from henge.games.spell_casting import board as sb
@@ -190,7 +190,7 @@ def _druid_check(state: State, seat: int, text: str, shown: str) -> str | None:
         _, reached, _, _ = _moved(state, _finish_move(paying, seat), seat)
         assert reached == claim["reach"], (text, shown, reached)
         return "druid_olympics: pay"
-    if word == "move" and obs["runners"][seat]["progress"] >= course.HORSESHOE:
+    if word == "move" and obs["runners"][seat]["progress"] >= druid_board.HORSESHOE:
         return "druid_olympics: horseshoe"
     return f"druid_olympics: {word}"
 
@@ -207,15 +207,15 @@ def _druid_block(state: State, seat: int, text: str, shown: str) -> str:
     if shown.startswith("lays your whole hand"):
         assert me["drained"], shown
         return "druid_olympics: drained"
-    target = course.parse_target(text)
+    target = druid_board.parse_target(text)
     found = re.match(r"moves (?:your (\w+)|the (\w+) trilithon) from (.+)$", shown)
     assert found is not None, shown
     if found[1]:
         assert state.observation(seat)["runners"][seat][found[1]] == found[3]
-        assert me[found[1]] == course.SPACE_TEXT[target.spaces[0]], (text, shown)
+        assert me[found[1]] == druid_board.SPACE_TEXT[target.spaces[0]], (text, shown)
     else:
         assert state.observation(seat)["trilithons"][found[2]] == found[3]
-        assert placing.observation(seat)["trilithons"][found[2]] == course.place_text(target.spaces), (text, shown)
+        assert placing.observation(seat)["trilithons"][found[2]] == druid_board.place_text(target.spaces), (text, shown)
     return "druid_olympics: block moved"
 
 

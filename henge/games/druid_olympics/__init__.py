@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     package=__name__,
     game="rules:DruidOlympics",
     bot="bot",
+    search="search",
     narrator="narrate:narrate",
     terminal="terminal",
     board_js="board.js",
@@ -14,5 +15,5 @@ PLUGIN = GamePlugin(
     encoder="encode",
     preview="preview:preview",
     metrics="metrics:game_metrics",
-    public=("course",),
+    public=("board",),
 )

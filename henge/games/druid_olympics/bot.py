@@ -1,4 +1,4 @@
-"""Druid Olympics: a rule-based player and a position evaluation.
+"""Druid Olympics: a rule-based player.
 
 The player races: it moves with the card that brings its runner furthest
 along (measured in the turns still needed to reach the altar, so a turn lost
@@ -14,22 +14,21 @@ its own runner, a bluestone trilithon only against a rival about to win. It
 never pays a block with the card it means to move with.
 
 It knows the course as a player does: the geometry, the block placements
-and how a runner moves come from :mod:`henge.games.druid_olympics.course`, a
-public fact of the board. It reads only its observation; the evaluation reads
-states through ``State.to_json``.
+and how a runner moves come from :mod:`henge.games.druid_olympics.board`, a
+public fact of the board. It reads only its observation, and measures runners
+with the turns they still need, as the evaluation of
+:mod:`henge.games.druid_olympics.search` does.
 """
 
 from __future__ import annotations
 
-import math
 from itertools import combinations
 from typing import Any
 
 from henge import box
-from henge.core import Decision, State
-from henge.games.druid_olympics import course
-from henge.games.druid_olympics.course import (
-    ALTAR,
+from henge.core import Decision
+from henge.games.druid_olympics import board
+from henge.games.druid_olympics.board import (
     BLUESTONE,
     COLOURED,
     EMPTY,
@@ -39,11 +38,7 @@ from henge.games.druid_olympics.course import (
     SPACES,
     TRILITHON,
 )
-
-SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
-"""ismcts here: a turn's worth of a move is seen only after the rivals' replies, so each
-iteration lets every seat play six decisions as this player would before the evaluation;
-100 iterations keep a decision near 0.2 processor seconds."""
+from henge.games.druid_olympics.search import MEAN_CARD, POINTS_PER_MOVE, moves_left, odds, path_ahead, points_ahead
 
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _NUMBER = box.CARD_NUMBER
@@ -53,151 +48,13 @@ _COLOURS = box.PLAYER_COLOURS
 
 
 def _cover(obs: dict[str, Any]) -> list[int]:
-    """Returns the course's block list (``course.py``) from the observation's blocks."""
+    """Returns the course's block list (``board.py``) from the observation's blocks."""
     cover = [EMPTY] * SPACES
     for block in obs["blocks"]:
         piece = block["piece"]
         code = block["owner"] if block["owner"] is not None else TRILITHON + _COLOURS.index(piece.split()[1])
-        cover[course.parse_space(block["space"])] = code
+        cover[board.parse_space(block["space"])] = code
     return cover
-
-
-# --- how many moves a runner still needs ---------------------------------------------------
-
-_CLEAR_BLUESTONES = [EMPTY] * (SPACES - HORSESHOE)
-_COLOURED_PER_MOVE = 4.5
-"""Coloured spaces a move gains on average with the best of three cards."""
-_STEPS_PER_MOVE = 21.0
-"""Ring steps a move gains on average with the best of three cards."""
-_POINTS_PER_MOVE = 4.3
-"""Horseshoe points a hand of three cards (about 46 in all) brings on average, at D4's 10 a point
-(a designer's other ``horseshoe_sum`` scales it)."""
-_MEAN_CARD = 15.5
-
-
-def _moves_left(progress: int, points_ahead: float, hand: list[int] | None, point_sum: int = course.POINT_SUM) -> float:
-    """Returns the moves a runner at ``progress`` still needs, ``points_ahead`` the horseshoe points left.
-
-    The hand, if known, refines the next move: its best card on the rings,
-    its sum in the horseshoe (missing cards count as average draws). ``point_sum`` is the card
-    sum of a movement point (D4).
-    """
-    per_move = _POINTS_PER_MOVE * course.POINT_SUM / point_sum
-    if progress >= ALTAR:
-        return 0.0
-    numbers = [_NUMBER[c] for c in hand if c < _TRI_CARD] if hand is not None else []
-    if progress >= HORSESHOE:
-        if hand is None:
-            return max(points_ahead, 1.0) / per_move
-        total = sum(numbers) + _MEAN_CARD * (3 - len(hand))
-        now = total // point_sum
-        if now >= points_ahead:
-            return 1.0 - 0.1 * min(now - points_ahead, 3) / 3
-        return 1.0 + (points_ahead - now) / per_move
-    moves = 0.0
-    ring = max(progress, NUMBERED - 1)
-    if progress < NUMBERED - 1:
-        moves += (NUMBERED - 1 - progress) / _COLOURED_PER_MOVE
-    steps = HORSESHOE - ring
-    if progress >= NUMBERED - 1 and numbers:
-        best = min(max(numbers), steps)
-        moves += 1.0 + (steps - best) / _STEPS_PER_MOVE
-    else:
-        moves += steps / _STEPS_PER_MOVE
-    return moves + 0.3 + points_ahead / per_move
-
-
-def _path_ahead(cover: list[int], seat: int, end: int) -> int:
-    """Returns the horseshoe points still ahead of a runner not yet in it, from the first stone of ``end`` on."""
-    return course.horseshoe_cost(cover, seat, end, HORSESHOE)
-
-
-def _points_ahead(cover: list[int], seat: int, progress: int, end: int | None) -> float:
-    if cover[HORSESHOE:] == _CLEAR_BLUESTONES:
-        return float(ALTAR - max(progress, HORSESHOE))
-    if progress >= HORSESHOE and end:
-        return float(course.horseshoe_cost(cover, seat, end, progress))
-    return float(min(_path_ahead(cover, seat, e) for e in course.ENDS))
-
-
-_TEMPERATURE = 0.9
-"""Turns of lead that make a runner e times likelier to win."""
-
-
-def _odds(times: list[float]) -> list[float]:
-    low = min(times)
-    weights = [math.exp(-(t - low) / _TEMPERATURE) for t in times]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-# --- the evaluation ------------------------------------------------------------------------------
-
-
-def evaluate(state: State) -> list[float]:
-    """Returns each seat's chance of winning, from the turns each runner still needs.
-
-    A runner's turns are the moves it still needs (coloured spaces, ring steps
-    and horseshoe points at an average pace, the next move from its actual
-    hand, the horseshoe along its cheaper end with the blocks on it), plus the
-    turns it owes, plus one if it has already moved this turn (or is skipping
-    or drained). The chances are a softmax of the turns: a turn of lead makes
-    a runner about three times likelier to win.
-    """
-    if state.is_terminal():
-        return list(state.returns())
-    data = state.to_json()["state"]
-    point_sum = state.game.settings["horseshoe_sum"]  # public: the table's rules (D4's 10 or a designer's)
-    n = len(data["runners"])
-    cover = [EMPTY] * SPACES
-    for seat, where in enumerate(data["bars"]):
-        if where is not None:
-            cover[course.parse_space(where)] = seat
-    for seat, where in enumerate(data["disks"]):
-        if where is not None:
-            cover[course.parse_space(where)] = seat
-    for colour, place in enumerate(data["trilithons"]):
-        if place is not None:
-            for space in course.parse_target(place).spaces:
-                cover[space] = TRILITHON + colour
-    phase = data["phase"]
-    first = max(data["first"], 0)
-    current = data["player"]
-    times = []
-    for seat in range(n):
-        end = data["ends"][seat]
-        progress = course.parse_runner(data["runners"][seat], end or 0)
-        hand = [_CARD[t] for t in data["hands"][seat]]
-        if seat == current and phase in ("move", "pay", "enter"):
-            hand = hand + [_CARD[t] for t in data["table"]]
-        moves = _moves_left(progress, _points_ahead(cover, seat, progress, end), hand, point_sum)
-        order = (seat - first) % n
-        moved = phase in ("move", "pay", "enter") and order < (current - first) % n
-        moved = moved or phase == "draw" or data["skipping"][seat] or data["drained"][seat]
-        times.append(moves + data["lost_turns"][seat] + (1.0 if moved else 0.0) + 0.05 * order)
-    return _odds(times)
-
-
-def settled(state: State) -> bool:
-    """Returns True at the start of a turn: the blocking round's first decision.
-
-    There every runner has had as many moves as every other, so the turns
-    :func:`evaluate` counts compare alike; read in the middle of a moving
-    round they favour whoever has not moved yet (a search's rollouts are played
-    on to here before they are scored). Seats that lose the turn do not block,
-    so the first decision is the first seat's from the first player on that
-    does not.
-    """
-    data = state.to_json()["state"]
-    if data["phase"] != "block":
-        return False
-    skipping = data["skipping"]
-    seat, player = data["first"], data["player"]
-    while seat != player:
-        if not skipping[seat]:
-            return False
-        seat = (seat + 1) % len(skipping)
-    return True
 
 
 # --- the rule-based player ---------------------------------------------------------------------
@@ -226,12 +83,12 @@ class _View:
         self.progress = [r["progress"] for r in obs["runners"]]
         self.hand = [_CARD[t] for t in obs["hand"]]
         self.table = [_CARD[t] for t in obs["table"]]
-        self.point_sum: int = obs.get("horseshoe_sum", course.POINT_SUM)  # named only where not D4's 10
+        self.point_sum: int = obs.get("horseshoe_sum", board.POINT_SUM)  # named only where not D4's 10
         self.obstacles = self._obstacles()
         self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
         """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
         self.ahead: dict[int, float] = {}
-        """``_points_ahead`` on this cover by seat, for a runner short of the horseshoe (where on the
+        """``points_ahead`` on this cover by seat, for a runner short of the horseshoe (where on the
         rings it stands does not matter): a move's score asks it of every card."""
         self.vacated: dict[int, float] = {}
         """By piece (bar or disk): the rivals' delay the player's own piece stops costing when it moves."""
@@ -242,7 +99,7 @@ class _View:
         cover = self.cover
         for space in range(HORSESHOE):
             code = cover[space]
-            if not course.extra_cost(code, self.seat):
+            if not board.extra_cost(code, self.seat):
                 continue
             trilithon = code >= TRILITHON
             if trilithon and space not in (COLOURED, NUMBERED) and cover[space - 1] == code:
@@ -258,11 +115,11 @@ class _View:
         if cover is None and progress < HORSESHOE:
             ahead = self.ahead.get(seat)
             if ahead is None:
-                ahead = self.ahead[seat] = _points_ahead(self.cover, seat, progress, self.ends[seat])
+                ahead = self.ahead[seat] = points_ahead(self.cover, seat, progress, self.ends[seat])
         else:
             cover = self.cover if cover is None else cover
-            ahead = _points_ahead(cover, seat, progress, self.ends[seat])
-        return _moves_left(progress, ahead, hand, self.point_sum)
+            ahead = points_ahead(cover, seat, progress, self.ends[seat])
+        return moves_left(progress, ahead, hand, self.point_sum)
 
     def chances(self) -> list[float]:
         times = []
@@ -270,7 +127,7 @@ class _View:
             seat = r["seat"]
             hand = self.hand if seat == self.seat else None
             times.append(self.moves_left(seat, r["progress"], hand) + r["lost_turns"] + (1 if r["skipping"] else 0))
-        return _odds(times)
+        return odds(times)
 
 
 def choose(decision: Decision) -> int:
@@ -300,13 +157,13 @@ def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
     seat, cover = view.seat, view.cover
     start = view.progress[seat]
     if start < NUMBERED - 1:
-        after = course.coloured_move(cover, seat, start, _COLOUR[card], paid)
+        after = board.coloured_move(cover, seat, start, _COLOUR[card], paid)
     else:
         end = view.ends[seat] or _best_end(view)
-        after = course.ring_walk(cover, seat, start, _NUMBER[card], end)
+        after = board.ring_walk(cover, seat, start, _NUMBER[card], end)
     if after == start:
         return after, 0
-    return after, course.lost_turns(cover[after], False, seat) if after < HORSESHOE else 0
+    return after, board.lost_turns(cover[after], False, seat) if after < HORSESHOE else 0
 
 
 def _move_score(view: _View, card: int, paid: int = 0) -> float:
@@ -355,8 +212,8 @@ def _horseshoe_play(view: _View) -> list[int]:
     for size in range(len(numbers) + 1):
         for subset in combinations(numbers, size):
             total = laid + sum(_NUMBER[c] for c in subset)
-            reach = course.horseshoe_walk(view.cover, seat, end, start, total // view.point_sum)
-            kept = sum(_NUMBER[c] - _MEAN_CARD for c in numbers if c not in subset)
+            reach = board.horseshoe_walk(view.cover, seat, end, start, total // view.point_sum)
+            kept = sum(_NUMBER[c] - MEAN_CARD for c in numbers if c not in subset)
             key = (reach, kept, -size)
             if best_key is None or key > best_key:
                 best_key, best = key, list(subset)
@@ -382,7 +239,7 @@ def _choose_pay(view: _View, actions: dict[str, int]) -> str:
 
 
 def _best_end(view: _View) -> int:
-    return min(course.ENDS, key=lambda e: (_path_ahead(view.cover, view.seat, e), e))
+    return min(board.ENDS, key=lambda e: (path_ahead(view.cover, view.seat, e), e))
 
 
 def _choose_end(view: _View, actions: dict[str, int]) -> str:
@@ -395,7 +252,7 @@ _BLOCK_THRESHOLD = 0.06
 """A block must be worth this much (in rivals' winning chances delayed, in turns) to be worth its cards."""
 
 
-def _delay(view: _View, seat: int, target: course.Target) -> float:
+def _delay(view: _View, seat: int, target: board.Target) -> float:
     """Returns about how many turns a block on ``target``'s spaces costs the runner of ``seat``."""
     trilithon = target.piece >= TRILITHON
     if seat == view.seat and not trilithon:
@@ -404,16 +261,16 @@ def _delay(view: _View, seat: int, target: course.Target) -> float:
     spaces = target.spaces
     if spaces[0] >= HORSESHOE:  # bluestones (space ids 120..138)
         entered = view.ends[seat]
-        ends = [entered] if entered else list(course.ENDS)
+        ends = [entered] if entered else list(board.ENDS)
         if at < INNER + 30:
             return 0.0
         costs = []
         for end in ends:
             cost = 0.0
-            for k, stone in enumerate(course.PATHS[end]):
+            for k, stone in enumerate(board.PATHS[end]):
                 progress = HORSESHOE + k
                 if BLUESTONE + stone in spaces and progress > at:
-                    cost += (2.0 / _POINTS_PER_MOVE) if trilithon else 0.45
+                    cost += (2.0 / POINTS_PER_MOVE) if trilithon else 0.45
             costs.append(cost)
         return min(costs) * (1.0 if view.ends[seat] else 0.6)
     if at >= HORSESHOE:
@@ -446,7 +303,7 @@ def _own_weight(chances: list[float], seat: int) -> float:
     return chances[seat] + _OWN_WEIGHT_FLOOR
 
 
-def _block_value(view: _View, target: course.Target, chances: list[float], stuck: bool) -> float:
+def _block_value(view: _View, target: board.Target, chances: list[float], stuck: bool) -> float:
     value = 0.0
     for seat in range(len(view.progress)):
         if seat != view.seat:
@@ -457,13 +314,13 @@ def _block_value(view: _View, target: course.Target, chances: list[float], stuck
         freed = view.vacated.get(target.piece)
         if freed is None:
             freed = 0.0
-            old = view.obs["runners"][view.seat][course.PIECES[target.piece]]
+            old = view.obs["runners"][view.seat][board.PIECES[target.piece]]
             if old is not None:
-                vacated = course.TARGETS[course.parse_space(old)]  # a bar's or disk's target index is its space's
+                vacated = board.TARGETS[board.parse_space(old)]  # a bar's or disk's target index is its space's
                 freed = sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
             view.vacated[target.piece] = freed
         value -= freed
-    elif target.need == course.NEED_ALL:  # a bluestone trilithon: no move this turn
+    elif target.need == board.NEED_ALL:  # a bluestone trilithon: no move this turn
         value -= 0.0 if stuck else mine * 1.0
     else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
         value += mine * _FREED_SLOT
@@ -487,7 +344,7 @@ def _stuck(view: _View, hand: list[int]) -> bool:
     end = view.ends[seat]
     assert end
     points = sum(_NUMBER[c] for c in hand) // view.point_sum
-    return course.horseshoe_walk(view.cover, seat, end, start, points) == start
+    return board.horseshoe_walk(view.cover, seat, end, start, points) == start
 
 
 def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: bool = False) -> float:
@@ -502,7 +359,7 @@ def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: 
         rest = [c for c in view.hand if c not in cards]
         cost += _best_ring_move(view, view.hand)[0] - _best_ring_move(view, rest)[0]
     if view.progress[view.seat] >= INNER + 30:  # near or in the horseshoe, cards are points
-        cost += sum(_NUMBER[c] for c in cards if c < _TRI_CARD) / 10 / _POINTS_PER_MOVE * 0.5
+        cost += sum(_NUMBER[c] for c in cards if c < _TRI_CARD) / 10 / POINTS_PER_MOVE * 0.5
     return cost
 
 
@@ -515,13 +372,13 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
     for text in actions:
         if text == "pass":
             continue
-        target = course.parse_target(text)
+        target = board.parse_target(text)
         hand = view.hand
         if target.piece >= TRILITHON:
             if _delay(view, view.seat, target) > 0:
                 continue  # trilithons block their own layer too: never one in the own way
             hand = [c for c in hand if c != _TRI_CARD + target.colour]
-        payments = course.completions(target, hand, [])
+        payments = board.completions(target, hand, [])
         if not payments:
             continue
         laid = 1 if target.piece >= TRILITHON else 0  # the trilithon card
@@ -536,8 +393,8 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
 def _choose_payment(view: _View, actions: dict[str, int]) -> str:
     keep = _keep_card(view)
     stuck = _stuck(view, view.hand + view.table)
-    target = course.parse_target(view.obs["target"])
-    options = [p for p in course.completions(target, view.hand, view.table) if p]
+    target = board.parse_target(view.obs["target"])
+    options = [p for p in board.completions(target, view.hand, view.table) if p]
     legal = {t for t in actions if t.startswith("use ")}
     options = [p for p in options if all(f"use {box.CARD_TEXT[c]}" in legal for c in p)]
     if not options:

@@ -19,7 +19,7 @@ card, each hand's and the draw pile's share of its ``unseen`` group). Perfect re
 does not fit a fixed size.
 
 This module reads only the observation (keys listed in the docs) and the course, a public
-fact of the board (:mod:`henge.games.druid_olympics.course`), never the rules modules.
+fact of the board (:mod:`henge.games.druid_olympics.board`), never the rules modules.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 from henge import box
 from henge.core import actor_index, slice_starts
 from henge.core import layout_size as _size
-from henge.games.druid_olympics import course
+from henge.games.druid_olympics import board as course
 
 PHASES: tuple[str, ...] = ("deal", "choose first", "block", "block cards", "move", "pay", "enter", "draw", "over")
 COLOURS: tuple[str, ...] = box.COLOURS

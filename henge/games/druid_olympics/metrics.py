@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from henge.core import Game
-from henge.games.druid_olympics.course import ALTAR
+from henge.games.druid_olympics.board import ALTAR
 from henge.games.druid_olympics.rules import DruidOlympicsState
 
 

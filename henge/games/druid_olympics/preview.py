@@ -1,7 +1,7 @@
 """Druid Olympics: what a legal action will do, read from the seat's observation alone.
 
 Movement is the point: ``move 16n`` does not say where the runner lands, so the
-preview walks the course (:mod:`henge.games.druid_olympics.course`, a public fact
+preview walks the course (:mod:`henge.games.druid_olympics.board`, a public fact
 of the board) with the blocks the observation shows: the landing space, a lost
 turn for ending on a block, the altar. A coloured-ring move with blocks in the
 way says where it stops unpaid and where paying takes it; a horseshoe card says
@@ -14,20 +14,20 @@ from __future__ import annotations
 from typing import Any
 
 from henge import box
-from henge.games.druid_olympics import course
-from henge.games.druid_olympics.course import ALTAR, BLUESTONE, HORSESHOE, INNER, NEED_END, TRILITHON
+from henge.games.druid_olympics import board
+from henge.games.druid_olympics.board import ALTAR, BLUESTONE, HORSESHOE, INNER, NEED_END, TRILITHON
 
-_COLOURED_30 = course.NUMBERED - 1
+_COLOURED_30 = board.NUMBERED - 1
 _TRI_CARD = box.TRILITHON_CARD_BASE
 
 
 def _cover(obs: dict[str, Any]) -> list[int]:
-    """Returns the course's block list (``course.py``) from the observation's blocks."""
-    cover = [course.EMPTY] * course.SPACES
+    """Returns the course's block list (``board.py``) from the observation's blocks."""
+    cover = [board.EMPTY] * board.SPACES
     for block in obs["blocks"]:
         owner = block["owner"]
         code = owner if owner is not None else TRILITHON + box.PLAYER_COLOURS.index(block["piece"].split()[1])
-        cover[course.parse_space(block["space"])] = code
+        cover[board.parse_space(block["space"])] = code
     return cover
 
 
@@ -42,18 +42,18 @@ class _Runner:
         entered = me["entered_at"]
         self.end = int(entered.split()[1]) if entered else 0
         self.cover = _cover(obs)
-        self.point_sum: int = obs.get("horseshoe_sum", course.POINT_SUM)  # named only where not D4's 10
+        self.point_sum: int = obs.get("horseshoe_sum", board.POINT_SUM)  # named only where not D4's 10
 
     def where(self, after: int, end: int, short: bool = False) -> str:
         """Returns the text of ``after`` with a lost turn or the win it brings (D6, D9)."""
-        text = course.runner_text(after, end)
+        text = board.runner_text(after, end)
         if after == ALTAR:
             return f"{text}: reaches the altar and wins"
         if after == self.start:
             return text
-        space = after if after < HORSESHOE else BLUESTONE + course.stone_at(end, after)
+        space = after if after < HORSESHOE else BLUESTONE + board.stone_at(end, after)
         code = self.cover[space]
-        lost = course.lost_turns(code, after >= HORSESHOE, self.seat)
+        lost = board.lost_turns(code, after >= HORSESHOE, self.seat)
         if not lost:
             return text
         turns = f"loses {lost} turn{'s' if lost > 1 else ''}"
@@ -65,7 +65,7 @@ class _Runner:
     def outcome(self, after: int, end: int | None = None) -> str:
         """Returns ``<colour> runner <from> -> <to>`` (or ``stays on``), with its consequence."""
         end = self.end if end is None else end
-        came = course.runner_text(self.start, self.end)
+        came = board.runner_text(self.start, self.end)
         if after == self.start:
             return f"{self.colour} runner stays on {came}"
         return f"{self.colour} runner {came} -> {self.where(after, end)}"
@@ -79,26 +79,26 @@ def _coloured(runner: _Runner, card: int, hand: list[int], paid: int) -> str:
     """A coloured-ring move (D2, D5): where it ends with ``paid`` cards, and with what the hand can pay."""
     colour = box.CARD_COLOUR[card]
     cover, seat, start = runner.cover, runner.seat, runner.start
-    _, way = course.coloured_way(cover, seat, start, colour)
-    need = sum(course.extra_cost(cover[s], seat) for s in way)
-    text = runner.outcome(course.coloured_move(cover, seat, start, colour, paid))
+    _, way = board.coloured_way(cover, seat, start, colour)
+    need = sum(board.extra_cost(cover[s], seat) for s in way)
+    text = runner.outcome(board.coloured_move(cover, seat, start, colour, paid))
     spare = sum(1 for c in hand if c < _TRI_CARD and box.CARD_COLOUR[c] == colour)
     more = min(need - paid, spare)
     if more > 0:
-        reach = course.coloured_move(cover, seat, start, colour, paid + more)
-        text += f"; pay {more} {box.COLOURS[colour]}: {course.runner_text(reach, 0)}"
+        reach = board.coloured_move(cover, seat, start, colour, paid + more)
+        text += f"; pay {more} {box.COLOURS[colour]}: {board.runner_text(reach, 0)}"
     return text
 
 
 def _ring(runner: _Runner, card: int) -> str:
     """A numbered- or inner-ring move (D3, D5); reaching the horseshoe, both ends."""
     steps = box.CARD_NUMBER[card]
-    after = course.ring_walk(runner.cover, runner.seat, runner.start, steps, runner.end)
+    after = board.ring_walk(runner.cover, runner.seat, runner.start, steps, runner.end)
     if after != NEED_END:
         return runner.outcome(after)
     ways = []
-    for end in course.ENDS:
-        reach = course.ring_walk(runner.cover, runner.seat, runner.start, steps, end)
+    for end in board.ENDS:
+        reach = board.ring_walk(runner.cover, runner.seat, runner.start, steps, end)
         ways.append(f"{runner.where(reach, end if reach >= HORSESHOE else 0, short=True)} by stone {end}")
     return f"{runner.colour} runner -> {' or '.join(ways)}"
 
@@ -107,20 +107,20 @@ def _horseshoe(runner: _Runner, table: list[int]) -> str:
     """The horseshoe (D4): every full 10 of the cards laid is one movement point (or the
     designer option's sum, which the observation names as ``horseshoe_sum``)."""
     points = sum(box.CARD_NUMBER[c] for c in table) // runner.point_sum
-    after = course.horseshoe_walk(runner.cover, runner.seat, runner.end, runner.start, points)
+    after = board.horseshoe_walk(runner.cover, runner.seat, runner.end, runner.start, points)
     return f"{points} point{'' if points == 1 else 's'}: {runner.outcome(after)}"
 
 
 def _block(obs: dict[str, Any], seat: int, text: str) -> str | None:
     """A block placement: whether it moves a piece already on the course, or drains the runner."""
     try:
-        target = course.parse_target(text)
+        target = board.parse_target(text)
     except ValueError:
         return None
-    if target.need == course.NEED_ALL:
+    if target.need == board.NEED_ALL:
         return "lays your whole hand: your runner does not move this turn"
     if target.piece < TRILITHON:
-        name = course.PIECES[target.piece]
+        name = board.PIECES[target.piece]
         held = obs["runners"][seat][name]
         return f"moves your {name} from {held}" if held else None
     colour = box.PLAYER_COLOURS[target.colour]
@@ -131,10 +131,10 @@ def _block(obs: dict[str, Any], seat: int, text: str) -> str | None:
 def _use(obs: dict[str, Any], text: str) -> str | None:
     """A card paying for the block chosen: whether it completes the payment (D8)."""
     card = box.parse_card(text.split()[1])
-    target = course.parse_target(obs["target"])
+    target = board.parse_target(obs["target"])
     hand = _cards(obs["hand"])
     hand.remove(card)
-    if course.completions(target, hand, [*_cards(obs["table"]), card]) == [()]:
+    if board.completions(target, hand, [*_cards(obs["table"]), card]) == [()]:
         return f"completes the payment: places {target.text}"
     return None
 
@@ -176,11 +176,11 @@ def preview(observation: dict[str, Any], seat: int, action_text: str) -> str | N
             return text if paid == paying["need"] else "with done: " + text
         if word == "done":
             return runner.outcome(
-                course.coloured_move(runner.cover, seat, runner.start, box.CARD_COLOUR[table[0]], paying["paid"])
+                board.coloured_move(runner.cover, seat, runner.start, box.CARD_COLOUR[table[0]], paying["paid"])
             )
         return None
     if phase == "enter" and word == "enter":
         end = int(action_text.split()[-1])
-        after = course.ring_walk(runner.cover, seat, runner.start, box.CARD_NUMBER[table[0]], end)
+        after = board.ring_walk(runner.cover, seat, runner.start, box.CARD_NUMBER[table[0]], end)
         return runner.outcome(after, end if after >= HORSESHOE else 0)
     return None

@@ -3,7 +3,8 @@
 Rule set: *Druid Olympics*, from the Stonehenge Anthology. Rulings
 G1-G7 and D1-D9 apply; ``docs/games/druid_olympics.md`` documents them and the
 edition's other readings. The course and the movement rules live in
-:mod:`henge.games.druid_olympics.course`.
+:mod:`henge.games.druid_olympics.board`, the placements a hand can pay for in
+:mod:`henge.games.druid_olympics.placements`.
 
 A turn is a blocking round then a moving round, each from the first player
 clockwise, then everyone draws back up to three cards. Blocks are compound
@@ -45,8 +46,8 @@ from henge.core import (
     load_int,
     replayed_record,
 )
-from henge.games.druid_olympics import course as course
-from henge.games.druid_olympics.course import ALTAR, HORSESHOE, POINT_SUM, POINT_SUMS, TARGETS, TRILITHON
+from henge.games.druid_olympics import board, placements
+from henge.games.druid_olympics.board import ALTAR, HORSESHOE, POINT_SUM, POINT_SUMS, TARGETS, TRILITHON
 
 _HAND = 3
 _ROUND_CAP = 200  # G4: turns; no random game of 3000 reached it (docs/games/druid_olympics.md)
@@ -64,7 +65,7 @@ _PAY = _MOVE + box.NUMBER_CARD_COUNT
 _USE = _PAY + box.NUMBER_CARD_COUNT
 _TARGET = _USE + box.DECK_SIZE
 _USE_ACTION = tuple(_USE + c for c in box.FULL_DECK)
-_PLACEMENTS = course.Placements(_TARGET)
+_PLACEMENTS = placements.Placements(_TARGET)
 _NUMBER_TEXTS = box.CARD_TEXT[: box.NUMBER_CARD_COUNT]
 _PLAYER_TEXTS = (
     ("pass", "done", "enter stone 1", "enter stone 19")
@@ -100,7 +101,7 @@ _COLOUR = box.CARD_COLOUR
 _NUMBER = box.CARD_NUMBER
 _TEXT = box.CARD_TEXT
 _TRI_CARD = box.TRILITHON_CARD_BASE
-_COLOURED_30 = course.NUMBERED - 1
+_COLOURED_30 = board.NUMBERED - 1
 
 # The trail: a chain of immutable nodes (parent, kind, history index, seat, card or pile),
 # shared by clones like the record, of every card that enters or leaves a hand and of
@@ -155,7 +156,7 @@ class DruidOlympicsState(State):
         self.player = 0  # the seat being dealt to, to decide, or to draw
         self.first = -1
         self.turn = 0
-        self.pos = [0] * n  # course progress (course.py); 0 = coloured 1
+        self.pos = [0] * n  # course progress (board.py); 0 = coloured 1
         self.end = [0] * n  # horseshoe end stone chosen on entering (1 or 19), 0 before
         self.owed = [0] * n  # D6: turns still to lose
         self.skip = [0] * n  # 1 while this turn is lost
@@ -163,7 +164,7 @@ class DruidOlympicsState(State):
         self.bar = [-1] * n  # space id of each seat's bar, -1 in stock
         self.disk = [-1] * n
         self.tri = [-1] * 5  # target index of each trilithon, -1 in the centre
-        self.cover = [course.EMPTY] * course.SPACES
+        self.cover = [board.EMPTY] * board.SPACES
         self.covered = 0  # the spaces under a piece, as bits of space ids (kept with cover)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.since: list[list[int]] = [[] for _ in range(n)]  # per hand card: the reshuffles before its draw
@@ -191,7 +192,7 @@ class DruidOlympicsState(State):
             own = (self.bar[seat], self.disk[seat])
             return [PASS, *_PLACEMENTS.targets(hand, self.covered, own, self.tri)]
         if phase == BLOCK_CARDS:
-            uses = course.paying_cards(TARGETS[self.target], hand, self.table)
+            uses = board.paying_cards(TARGETS[self.target], hand, self.table)
             return [] if uses is None else list(map(_USE_ACTION.__getitem__, uses))
         if phase == MOVE:
             legal = [DONE if self.table else PASS]
@@ -262,7 +263,7 @@ class DruidOlympicsState(State):
                 if len(self.table) - 1 == self._pay_need():
                     self._finish_coloured()
         else:
-            self._finish_ring(course.ENDS[action - ENTER_1])
+            self._finish_ring(board.ENDS[action - ENTER_1])
 
     def _copy(self) -> DruidOlympicsState:
         new = DruidOlympicsState.__new__(DruidOlympicsState)
@@ -383,11 +384,11 @@ class DruidOlympicsState(State):
         to pay are left in the hand: that would tell the others what the hand holds (G3).
         """
         target = TARGETS[self.target]
-        if target.need == course.NEED_ALL:  # the text: both other cards are sacrificed
+        if target.need == board.NEED_ALL:  # the text: both other cards are sacrificed
             for card in sorted(self.hands[self.player]):  # G3: never in the hand's (drawn, hidden) order
                 self._lay(card)
         else:
-            uses = course.paying_cards(target, self.hands[self.player], self.table)
+            uses = board.paying_cards(target, self.hands[self.player], self.table)
             if uses is not None:
                 self._legal = tuple(map(_USE_ACTION.__getitem__, uses))  # the next card's legal set: computed once
                 return
@@ -395,10 +396,10 @@ class DruidOlympicsState(State):
         cover = self.cover
         moved = -1  # the target index the piece leaves (a bar's or disk's is its space)
         if target.piece < TRILITHON:
-            held = self.bar if target.piece == course.BAR else self.disk
+            held = self.bar if target.piece == board.BAR else self.disk
             moved = held[seat]
             if moved >= 0:
-                cover[moved] = course.EMPTY
+                cover[moved] = board.EMPTY
             held[seat] = target.spaces[0]
             cover[target.spaces[0]] = seat
         else:
@@ -406,15 +407,15 @@ class DruidOlympicsState(State):
             moved = self.tri[colour]
             if moved >= 0:
                 for space in TARGETS[moved].spaces:
-                    cover[space] = course.EMPTY
+                    cover[space] = board.EMPTY
             self.tri[colour] = self.target
             for space in target.spaces:
                 cover[space] = TRILITHON + colour
-            if target.need == course.NEED_ALL:
+            if target.need == board.NEED_ALL:
                 self.drained[seat] = 1  # the text: drained of energy, no move this turn
         if moved >= 0:
-            self.covered ^= course.TARGET_SPACES[moved]
-        self.covered |= course.TARGET_SPACES[self.target]
+            self.covered ^= placements.TARGET_SPACES[moved]
+        self.covered |= placements.TARGET_SPACES[self.target]
         table = self.table
         cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
         self.log = (self.log + (f"{RUNNERS[seat]}: {target.text} ({cards})",))[-_LOG:]  # _note
@@ -435,14 +436,14 @@ class DruidOlympicsState(State):
         start = self.pos[seat]
         if action == DONE:
             points = sum(_NUMBER[c] for c in self.table) // self.horseshoe_sum  # D4
-            after = course.horseshoe_walk(self.cover, seat, self.end[seat], start, points)
+            after = board.horseshoe_walk(self.cover, seat, self.end[seat], start, points)
             self._arrive(start, after)
             return
         self._lay(action - _MOVE)
         if start >= HORSESHOE:
             return  # D4: more cards may follow, then done
         if start < _COLOURED_30:
-            destination, need = course.coloured_need(self.cover, seat, start, _COLOUR[action - _MOVE])
+            destination, need = board.coloured_need(self.cover, seat, start, _COLOUR[action - _MOVE])
             if need:  # D5: asked even without a card to pay, so the hand shows nothing
                 self.phase = PAY
             else:
@@ -453,19 +454,19 @@ class DruidOlympicsState(State):
     def _pay_need(self) -> int:
         """Returns the extra cards of the destination colour that pass every block in the way (D5)."""
         seat = self.player
-        return course.coloured_need(self.cover, seat, self.pos[seat], _COLOUR[self.table[0]])[1]
+        return board.coloured_need(self.cover, seat, self.pos[seat], _COLOUR[self.table[0]])[1]
 
     def _finish_coloured(self) -> None:
         seat = self.player
         start = self.pos[seat]
         paid = len(self.table) - 1
-        self._arrive(start, course.coloured_move(self.cover, seat, start, _COLOUR[self.table[0]], paid))
+        self._arrive(start, board.coloured_move(self.cover, seat, start, _COLOUR[self.table[0]], paid))
 
     def _finish_ring(self, end: int) -> None:
         seat = self.player
         start = self.pos[seat]
-        after = course.ring_walk(self.cover, seat, start, _NUMBER[self.table[0]], end)
-        if after == course.NEED_END:
+        after = board.ring_walk(self.cover, seat, start, _NUMBER[self.table[0]], end)
+        if after == board.NEED_END:
             self.phase = ENTER  # D1: the runner picks the end on entering
             return
         if after == HORSESHOE:
@@ -477,7 +478,7 @@ class DruidOlympicsState(State):
         self.pos[seat] = after
         table = self.table
         cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
-        texts = course.RUNNER_TEXTS[self.end[seat]]
+        texts = board.RUNNER_TEXTS[self.end[seat]]
         where = texts[after]
         move = f"{cards}: {texts[start]} -> {where}"
         self.log = (self.log + (f"{RUNNERS[seat]} plays {move}",))[-_LOG:]  # _note
@@ -492,9 +493,9 @@ class DruidOlympicsState(State):
             self._record(seat, "reaches the altar stone and wins")
             return
         if after != start:  # D6: only the runner's own move onto a block costs turns
-            space = after if after < HORSESHOE else course.BLUESTONE + course.stone_at(self.end[seat], after)
+            space = after if after < HORSESHOE else board.BLUESTONE + board.stone_at(self.end[seat], after)
             code = self.cover[space]
-            lost = 0 if code == course.EMPTY or code == seat else course.lost_turns(code, after >= HORSESHOE, seat)
+            lost = 0 if code == board.EMPTY or code == seat else board.lost_turns(code, after >= HORSESHOE, seat)
             if lost:
                 self.owed[seat] += lost
                 self._note(f"{RUNNERS[seat]} ends on a block on {where} and loses {lost} turn(s)")
@@ -536,8 +537,7 @@ class DruidOlympicsState(State):
             "round_cap": _ROUND_CAP,
             "runners": [self._runner_view(seat) for seat in range(self.n)],
             "trilithons": {
-                RUNNERS[c]: None if self.tri[c] < 0 else course.place_text(TARGETS[self.tri[c]].spaces)
-                for c in range(5)
+                RUNNERS[c]: None if self.tri[c] < 0 else board.place_text(TARGETS[self.tri[c]].spaces) for c in range(5)
             },
             "blocks": self._blocks_view(),
             "hand": None if player is None else [_TEXT[c] for c in sorted(self.hands[player])],
@@ -588,11 +588,11 @@ class DruidOlympicsState(State):
         return {
             "seat": seat,
             "colour": RUNNERS[seat],
-            "at": course.runner_text(self.pos[seat], self.end[seat]),
+            "at": board.runner_text(self.pos[seat], self.end[seat]),
             "progress": self.pos[seat],
             "entered_at": f"bluestone {self.end[seat]}" if self.end[seat] else None,
-            "bar": None if self.bar[seat] < 0 else course.SPACE_TEXT[self.bar[seat]],
-            "disk": None if self.disk[seat] < 0 else course.SPACE_TEXT[self.disk[seat]],
+            "bar": None if self.bar[seat] < 0 else board.SPACE_TEXT[self.bar[seat]],
+            "disk": None if self.disk[seat] < 0 else board.SPACE_TEXT[self.disk[seat]],
             "lost_turns": self.owed[seat],
             "skipping": bool(self.skip[seat]),
             "drained": bool(self.drained[seat]),
@@ -602,13 +602,13 @@ class DruidOlympicsState(State):
         """Every blocked space in course order, with its piece and owner."""
         blocks = []
         for space, code in enumerate(self.cover):
-            if code == course.EMPTY:
+            if code == board.EMPTY:
                 continue
             if code >= TRILITHON:
                 piece, owner = f"trilithon {RUNNERS[code - TRILITHON]}", None
             else:
                 piece, owner = ("bar" if self.bar[code] == space else "disk"), code
-            blocks.append({"space": course.SPACE_TEXT[space], "piece": piece, "owner": owner})
+            blocks.append({"space": board.SPACE_TEXT[space], "piece": piece, "owner": owner})
         return blocks
 
     def resample_from_infostate(self, player: int, rng: random.Random) -> DruidOlympicsState:
@@ -736,7 +736,7 @@ class DruidOlympicsState(State):
         target = TARGETS[self.target]
 
         def pays(hand: list[int]) -> bool:
-            return bool(course.completions(target, hand, self.table))
+            return bool(board.completions(target, hand, self.table))
 
         for _ in range(_RESAMPLE_TRIES):
             dealt = deal()
@@ -798,13 +798,13 @@ class DruidOlympicsState(State):
             "player": self.player,
             "first": self.first,
             "turn": self.turn,
-            "runners": [course.runner_text(p, e) for p, e in zip(self.pos, self.end, strict=True)],
+            "runners": [board.runner_text(p, e) for p, e in zip(self.pos, self.end, strict=True)],
             "ends": [e or None for e in self.end],
             "lost_turns": list(self.owed),
             "skipping": [bool(s) for s in self.skip],
             "drained": [bool(d) for d in self.drained],
-            "bars": [None if s < 0 else course.SPACE_TEXT[s] for s in self.bar],
-            "disks": [None if s < 0 else course.SPACE_TEXT[s] for s in self.disk],
+            "bars": [None if s < 0 else board.SPACE_TEXT[s] for s in self.bar],
+            "disks": [None if s < 0 else board.SPACE_TEXT[s] for s in self.disk],
             "trilithons": [None if t < 0 else TARGETS[t].text for t in self.tri],
             "hands": [[_TEXT[c] for c in hand] for hand in self.hands],
             "hand_reshuffles": [since[:] for since in self.since],
@@ -830,20 +830,20 @@ class DruidOlympicsState(State):
         self.turn = load_int(fields["turn"], 0, _ROUND_CAP, "turn")
         check((self.turn == 0) == (phase in (DEAL, FIRST)), "turns are counted from 1 once the first player is chosen")
         ends = _list(fields["ends"], n, "ends")
-        check(all(e is None or e in course.ENDS for e in ends), "ends: null, 1 or 19 per seat")
+        check(all(e is None or e in board.ENDS for e in ends), "ends: null, 1 or 19 per seat")
         self.end = [e or 0 for e in ends]
         runners = _list(fields["runners"], n, "runners")
-        self.pos = [course.parse_runner(r, e) for r, e in zip(runners, self.end, strict=True)]
+        self.pos = [board.parse_runner(r, e) for r, e in zip(runners, self.end, strict=True)]
         self.owed = [load_int(v, 0, 2, "lost_turns") for v in _list(fields["lost_turns"], n, "lost_turns")]
         self.skip = [_flag(v, "skipping") for v in _list(fields["skipping"], n, "skipping")]
         self.drained = [_flag(v, "drained") for v in _list(fields["drained"], n, "drained")]
-        self.cover = [course.EMPTY] * course.SPACES
+        self.cover = [board.EMPTY] * board.SPACES
         self.bar = [
-            _space(v, self.cover, seat, course.NUMBERED * 2, "bar")
+            _space(v, self.cover, seat, board.NUMBERED * 2, "bar")
             for seat, v in enumerate(_list(fields["bars"], n, "bars"))
         ]
         self.disk = [
-            _space(v, self.cover, seat, course.SPACES, "disk")
+            _space(v, self.cover, seat, board.SPACES, "disk")
             for seat, v in enumerate(_list(fields["disks"], n, "disks"))
         ]
         self.tri = [-1] * 5
@@ -854,9 +854,9 @@ class DruidOlympicsState(State):
             index = self.tri[colour] = _TARGET_BY_TEXT[text]
             check(TARGETS[index].colour == colour, "trilithons: one per colour, white..red, in that order")
             for space in TARGETS[index].spaces:
-                check(self.cover[space] == course.EMPTY, f"two blocks on {course.SPACE_TEXT[space]}")
+                check(self.cover[space] == board.EMPTY, f"two blocks on {board.SPACE_TEXT[space]}")
                 self.cover[space] = TRILITHON + colour
-        self.covered = course.covered_spaces(self.cover)
+        self.covered = placements.covered_spaces(self.cover)
         self.hands = [_cards(h, "hand") for h in _list(fields["hands"], n, "hands")]
         check(all(len(h) <= _HAND for h in self.hands), "a hand holds at most three cards")
         self.draw = sorted(_cards(fields["draw_pile"], "draw_pile"))
@@ -908,7 +908,7 @@ class DruidOlympicsState(State):
                 "the deal gives three cards to each seat in turn",
             )
             check(
-                not any(self.pos) and not any(self.end) and self.cover == [course.EMPTY] * course.SPACES,
+                not any(self.pos) and not any(self.end) and self.cover == [board.EMPTY] * board.SPACES,
                 "before the first turn every runner is on coloured 1 and no block is placed",
             )
             check(
@@ -922,7 +922,7 @@ class DruidOlympicsState(State):
             target = TARGETS[self.target]
             check(target.colour < 0 or _TRI_CARD + target.colour in self.table, "a trilithon needs its card")
             check(len(self.hands[seat]) + len(self.table) == _HAND, "a block is paid from the hand of three")
-            options = course.completions(target, self.hands[seat], self.table)
+            options = board.completions(target, self.hands[seat], self.table)
             check(bool(options) and options != [()], "the block cannot be paid, or is paid already")
         elif phase == MOVE:
             check(not self.table or self.pos[seat] >= HORSESHOE, "only the horseshoe takes several cards")
@@ -933,9 +933,9 @@ class DruidOlympicsState(State):
             if phase == PAY:
                 check(self.pos[seat] < _COLOURED_30 and len(self.table) - 1 < self._pay_need(), "nothing to pay")
             else:
-                check(len(self.table) == 1 and course.HORSESHOE > self.pos[seat] >= _COLOURED_30, "no end to choose")
+                check(len(self.table) == 1 and board.HORSESHOE > self.pos[seat] >= _COLOURED_30, "no end to choose")
                 check(
-                    course.ring_walk(self.cover, seat, self.pos[seat], _NUMBER[self.table[0]], 0) == course.NEED_END,
+                    board.ring_walk(self.cover, seat, self.pos[seat], _NUMBER[self.table[0]], 0) == board.NEED_END,
                     "the move does not reach the horseshoe",
                 )
         else:
@@ -959,7 +959,7 @@ class DruidOlympicsState(State):
                 check(len(self.hands[seat]) == _HAND, f"seat {seat} loses this turn and so holds three cards")
             if self.drained[seat]:
                 check(not self.skip[seat], f"seat {seat} is drained in a turn it loses")
-                bluestones = any(t >= 0 and TARGETS[t].need == course.NEED_ALL for t in self.tri)
+                bluestones = any(t >= 0 and TARGETS[t].need == board.NEED_ALL for t in self.tri)
                 check(bluestones, f"seat {seat} is drained without a trilithon on the bluestones")
                 check(
                     phase in (DRAW, OVER) or not self.hands[seat],
@@ -994,10 +994,10 @@ def _space(value: Any, cover: list[int], seat: int, limit: int, name: str) -> in
     """Parses a bar's (coloured or numbered) or a disk's (inner or bluestone) space and marks it blocked."""
     if value is None:
         return -1
-    space = course.parse_space(value)
-    low = 0 if name == "bar" else course.INNER
+    space = board.parse_space(value)
+    low = 0 if name == "bar" else board.INNER
     check(low <= space < limit, f"a {name} cannot lie on {value}")
-    check(cover[space] == course.EMPTY, f"two blocks on {value}")
+    check(cover[space] == board.EMPTY, f"two blocks on {value}")
     cover[space] = seat
     return space
 

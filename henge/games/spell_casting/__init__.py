@@ -7,6 +7,7 @@ PLUGIN = GamePlugin(
     package=__name__,
     game="rules:SpellCasting",
     bot="bot",
+    search="search",
     narrator="narrate:narrate",
     terminal="terminal",
     board_js="board.js",

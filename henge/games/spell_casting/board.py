@@ -21,7 +21,6 @@ OUTER, COLOURED, MIDDLE, INNER = range(4)
 INNER_BASE = 90
 CELLS = 150
 CUP_NAMES: tuple[str, ...] = ("in1", "in2", "in3", "out1", "out2", "out3")
-INSIDE_CUPS = (0, 1, 2)
 OUTSIDE_CUPS = (3, 4, 5)
 START_ENERGY: tuple[int, ...] = (2, 2, 2, 1, 1, 1)
 """SC3: each inside cup starts with 2 energy disks, each outside cup with 1."""
@@ -42,11 +41,6 @@ def cell(ring: int, number: int) -> int:
 def inner_cell(stone: int) -> int:
     """Returns the cell of inner stone ``stone`` (0..59)."""
     return INNER_BASE + stone
-
-
-def cell_ring(c: int) -> int:
-    """Returns the ring (0 outer .. 3 inner) of a cell."""
-    return 3 if c >= INNER_BASE else c // 30
 
 
 def cell_number(c: int) -> int:

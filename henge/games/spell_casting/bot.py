@@ -1,4 +1,4 @@
-"""Stonehenge Spell Casting: a rule-based player and a position evaluation.
+"""Stonehenge Spell Casting: a rule-based player.
 
 The player works on a small model of the board (the four rings as cells, the
 figures' stones) rebuilt from its observation, and scores a board by each
@@ -35,20 +35,12 @@ from bisect import insort
 from functools import cache
 from typing import Any
 
-from henge.core import Decision, State
-
-SEARCH = {"iterations": 50, "rollout_depth": 3, "guided_rollout": True}
-"""ismcts here: three decisions played as this player would before the evaluation, and 50
-iterations, since this player is the slowest of all (it scores every push of a displacement
-chain): a search takes about a tenth of a processor second, a few up to half of one."""
+from henge.core import Decision
+from henge.games.spell_casting.search import ALIGNED, RING_WORTH, cells, stone, usable
 
 _RINGS = ("outer", "coloured", "middle")
 _CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
 _INNER = 90
-_RING_WORTH = (0.0, 1.0, 2.2, 7.0)
-"""Progress of a component by ring: outer, coloured, middle, inner."""
-_ALIGNED = 0.45
-"""Extra progress of a component off the inner ring standing on the number of a figure its owner may use."""
 _RIVAL = 0.7
 """How much the leading rival's progress counts against ours."""
 _RIVALS_ALL = 0.15
@@ -66,11 +58,6 @@ _DIRECTIONS = ("left", "right", "out", "in", "in night", "in day")
 _CHAIN_DEPTH = 3
 
 
-def _stone(text: str) -> int:
-    number, side = text.split()
-    return 2 * (int(number) - 1) + (1 if side == "day" else 0)
-
-
 class _Board:
     """The model: components by cell (seat or -1), figures' stones by name, the players' colours.
 
@@ -83,15 +70,10 @@ class _Board:
     __slots__ = ("aligned", "cells", "figures", "n", "prog", "stale", "usable", "where")
 
     def __init__(self, obs: dict[str, Any]) -> None:
-        rings = obs["rings"]
-        self.cells: list[int] = [
-            -1 if s is None else s for name in ("outer", "coloured", "middle", "inner") for s in rings[name]
-        ]
-        self.figures: dict[str, int] = {k: _stone(v) for k, v in obs["figures"].items() if v is not None}
+        self.cells: list[int] = cells(obs)
+        self.figures: dict[str, int] = {k: stone(v) for k, v in obs["figures"].items() if v is not None}
         self.n: int = obs["players"]
-        colours = obs["colours"]
-        shared = (obs["neutral_colour"], "gray")
-        self.usable: list[tuple[str, ...]] = [(colours[s], *shared) for s in range(self.n)]
+        self.usable: list[tuple[str, ...]] = usable(obs)
         self.where: list[list[int]] = [[] for _ in range(self.n)]
         for c, s in enumerate(self.cells):
             if s >= 0:
@@ -142,9 +124,9 @@ class _Board:
                     total = 0.0
                     for c in self.where[s]:  # in cell order, as a pass over the cells adds them
                         if c < _INNER:
-                            total += _RING_WORTH[c // 30] + (_ALIGNED if c % 30 in aligned else 0.0)
+                            total += RING_WORTH[c // 30] + (ALIGNED if c % 30 in aligned else 0.0)
                         else:
-                            total += _RING_WORTH[3]
+                            total += RING_WORTH[3]
                     prog[s] = total
             self.stale = 0
         return self.prog
@@ -480,45 +462,3 @@ def _choose_displace(obs: dict[str, Any], options: dict[str, int], board: _Board
             best_text, best_value = text, value
     assert best_text is not None
     return options[best_text]
-
-
-_TEMPERATURE = 2.5
-"""Progress points per e-fold of the odds of winning."""
-_HAND_WORTH = 0.3
-"""Progress an unused disk in the mover's hand is worth."""
-_HELD_WORTH = 0.25
-"""Progress a disk held off the board (action c) is worth to its holder."""
-
-
-def evaluate(state: State) -> list[float]:
-    """Returns each seat's chance of winning, from the components' progress.
-
-    Each seat's progress (see the module notes) counts only its components
-    closest to the inner ring, as many as it still needs; unused disks in the
-    mover's hand and disks held off the board add a little. The chances are
-    a softmax of the progress, growing e-fold every ``_TEMPERATURE`` points.
-    """
-    if state.is_terminal():
-        return list(state.returns())
-    obs = state.observation(0)
-    n = obs["players"]
-    target = obs["target"]
-    board = _Board(obs)
-    numbers = {name: stone // 2 for name, stone in board.figures.items()}
-    cells = board.cells
-    values: list[list[float]] = [[] for _ in range(n)]
-    inner = obs["inner_counts"]
-    for s in range(n):
-        aligned = {numbers[f] for f in board.usable[s] if f in numbers}
-        own = [_RING_WORTH[c // 30] + (_ALIGNED if c % 30 in aligned else 0.0) for c in range(_INNER) if cells[c] == s]
-        own.sort(reverse=True)
-        values[s] = own[: max(0, target - inner[s])]
-    prog = [inner[s] * _RING_WORTH[3] + sum(values[s]) for s in range(n)]
-    mover = obs["turn_player"]
-    prog[mover] += _HAND_WORTH * sum(obs["uses_left"])
-    for s in range(n):
-        prog[s] += _HELD_WORTH * obs["held"][s]
-    top = max(prog)
-    weights = [math.exp((p - top) / _TEMPERATURE) for p in prog]
-    total = sum(weights)
-    return [w / total for w in weights]

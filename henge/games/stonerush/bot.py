@@ -1,4 +1,4 @@
-"""Stonerush: a rule-based player and a position evaluation.
+"""Stonerush: a rule-based player.
 
 The player races its own secret colour, but a lone step forward for it is
 discounted, since it tells the table which druid is whose; it pushes back
@@ -12,16 +12,14 @@ to draw afresh.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 from henge import box
-from henge.core import Decision, State
+from henge.core import Decision
+from henge.games.stonerush.search import colour_odds, move, sign
 
 _COLOURS = box.PLAYER_COLOURS
-_CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _BLACK = box.BLACK
-_BLUESTONES = 19
 _WIN = 100.0
 _KEEP = 2
 _LONE_STEP_DISCOUNT = 0.5
@@ -39,74 +37,16 @@ def _race_odds(pos: list[float], end: int) -> list[float]:
     return [w / total for w in weights]
 
 
-def _finish_odds(pos: list[float], end: int) -> list[float]:
-    """Returns each druid's chance of arriving first, sharper as the leader nears the end.
-
-    A lead counts e-fold per ``0.8 * sqrt(spaces left + 1)`` spaces (at least
-    1.5): the fewer the turns left, the less a lead can still be undone.
-    """
-    t = max(1.5, 0.8 * math.sqrt(max(0.0, end - max(pos)) + 1))
-    weights = [math.exp(p / t) for p in pos]
-    total = sum(weights)
-    return [w / total for w in weights]
-
-
-def _sign(card: int) -> int:
-    return 1 if box.CARD_IS_DAY[card] else -1
-
-
-def _move(pos: list[int], druid: int, net: int, end: int) -> list[int]:
-    """Returns the positions after moving ``druid`` by ``net`` with the limits and bumps of the rules."""
-    after = pos[:]
-    start = pos[druid]
-    target = min(start + net, end) if net > 0 else max(start + net, 1)
-    if net and target != start:
-        step = 1 if net > 0 else -1
-        others = [p for d, p in enumerate(pos) if d != druid]
-        while 1 < target < end and target in others:
-            target += step
-        after[druid] = target
-    return after
-
-
 def _rival_colours(obs: dict[str, Any], mine: int) -> list[float]:
     """Returns, per colour, an estimate of the chance that a rival races it (0 for the own colour)."""
     free = [1.0] * 5
-    for seat, odds in enumerate(_colour_odds(obs, mine)):
+    for seat, odds in enumerate(colour_odds(obs, mine)):
         total = sum(odds)
         if seat == obs["seat"] or not total:
             continue
         for c in range(5):
             free[c] *= 1.0 - odds[c] / total
     return [0.0 if c == mine else 1.0 - free[c] for c in range(5)]
-
-
-def _pushed_odds(pushed: float) -> float:
-    """Returns the relative odds that a seat races a druid it moved ``pushed`` spaces forward in view."""
-    return math.exp(0.5 * max(-6.0, min(6.0, pushed)))
-
-
-def _colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
-    """Returns, per seat, the relative odds of each colour being its own (own seat and colour: 0).
-
-    A rival is taken to race one of the four colours that are not ours, the
-    odds growing e-fold for every two spaces it moved a druid forward in the
-    plays we can see, and shrinking as fast for every two it pushed one back.
-    """
-    me = obs["seat"]
-    players = obs["players"]
-    push = [[0.0] * 5 for _ in range(players)]
-    for play in obs["last_plays"]:
-        druid = play["druid"]
-        if druid is not None and play["seat"] != me:
-            push[play["seat"]][_COLOURS.index(druid)] += play["to"] - play["from"]
-    odds = []
-    for seat in range(players):
-        if seat == me:
-            odds.append([0.0] * 5)
-            continue
-        odds.append([0.0 if c == mine else _pushed_odds(push[seat][c]) for c in range(5)])
-    return odds
 
 
 def _value(pos: list[int], mine: int, held: list[float], end: int) -> float:
@@ -118,10 +58,10 @@ def _value(pos: list[int], mine: int, held: list[float], end: int) -> float:
 def _score_play(cards: list[int], pos: list[int], mine: int, held: list[float], end: int) -> float:
     """Returns the worth of laying ``cards`` as one play (ours, whole, from positions ``pos``)."""
     colour = next((box.CARD_COLOUR[c] for c in cards if box.CARD_COLOUR[c] != _BLACK), _BLACK)
-    net = sum(_sign(c) for c in cards)
+    net = sum(sign(c) for c in cards)
     if colour == _BLACK or net == 0:
         return 0.0
-    after = _move(pos, colour, net, end)
+    after = move(pos, colour, net, end)
     if after[colour] == end:
         return _WIN if colour == mine else -_WIN * (0.5 + held[colour])
     gain = _value(after, mine, held, end) - _value(pos, mine, held, end)
@@ -173,8 +113,8 @@ def _choose_play(decision: Decision, obs: dict[str, Any]) -> int:
     options: list[list[int]] = [[]] if done is not None else []
     for c in colours:
         for direction in (1, -1):
-            same = sorted(x for x in playable if box.CARD_COLOUR[x] == c and _sign(x) == direction)
-            black = sorted(x for x in playable if box.CARD_COLOUR[x] == _BLACK and _sign(x) == direction)
+            same = sorted(x for x in playable if box.CARD_COLOUR[x] == c and sign(x) == direction)
+            black = sorted(x for x in playable if box.CARD_COLOUR[x] == _BLACK and sign(x) == direction)
             if same:
                 options.append(same)
             if black and (same or colour != _BLACK):
@@ -203,101 +143,3 @@ def _choose_discard(decision: Decision, obs: dict[str, Any]) -> int:
     if done is not None and len(cards) <= _KEEP and _usefulness(worst, mine, held) >= _USEFUL:
         return done
     return cards[worst]
-
-
-_DRAW_WORTH = 0.25
-"""Chance that a card drawn blind pushes the drawer's own druid forward (10 of the 42 cards)."""
-_CARD_WORTH = 0.5
-"""Spaces a card in hand that pushes the holder's own druid forward is worth now."""
-_EXPOSURE = {3: 2.0, 4: 3.0, 5: 3.0}
-"""Spaces a druid loses, by player count, when every rival is sure whose it is (rivals push back the
-druids they can place). Measured: 3 spaces at 3 players left the search level with the rule-based
-player, 2 put it clearly ahead (docs/agents.md)."""
-
-
-def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
-    """Returns, per seat, how surely the rivals can tell its colour from the plays in view, less a blind guess.
-
-    Each rival reads the plays as the rule-based player does
-    (:func:`_colour_odds`): a seat is taken to race one of the four colours
-    that are not the rival's own, with odds :func:`_pushed_odds`. The result is the rivals' mean
-    chance on the seat's true colour, less 1/4.
-    """
-    players = len(own)
-    push = [[0.0] * 5 for _ in range(players)]
-    for seat, _cards, colour, before, after in plays:
-        if colour != _BLACK:
-            push[seat][colour] += after - before
-    exposed = []
-    for seat in range(players):
-        weights = [_pushed_odds(p) for p in push[seat]]
-        whole = sum(weights)
-        total = 0.0
-        for rival in range(players):
-            if rival != seat:
-                total += weights[own[seat]] / (whole - weights[own[rival]])
-        exposed.append(total / (players - 1) - 0.25)
-    return exposed
-
-
-def evaluate(state: State) -> list[float]:
-    """Returns each seat's chance of winning, judged from the druids, the hands and the trilithon cards.
-
-    A druid's chance of arriving first grows with its lead, the more so the
-    nearer the leader is to the end (:func:`_finish_odds`). Its holder's cards that would push it forward (and the empty
-    places in the holder's hand, each a fresh draw) count part of a space
-    each; cards laid but not yet resolved count in full. A seat wins with its
-    own druid; a druid nobody holds counts for the seats whose own druids
-    stand furthest along.
-    """
-    fields = state.to_json()["state"]
-    settings = state.game.settings  # public: the table's rules (track and hand options included)
-    end = _BLUESTONES if settings["variant"] == "bluestones" else settings["track"]
-    hand_size = settings["hand"]
-    pos = list(fields["druids"])
-    own = [_COLOURS.index(t) for t in fields["trilithons"]]
-    laid = [_CARD[t] for t in fields["in_play"]]
-    if laid:
-        colour = next((box.CARD_COLOUR[c] for c in laid if box.CARD_COLOUR[c] != _BLACK), _BLACK)
-        if colour != _BLACK:
-            pos = _move(pos, colour, sum(_sign(c) for c in laid), end)
-            if pos[colour] == end:
-                holders = [seat for seat, c in enumerate(own) if c == colour]
-                if holders:
-                    return [1.0 / len(holders) if c == colour else 0.0 for c in own]
-    effective = [float(p) for p in pos]
-    for seat, hand in enumerate(fields["hands"]):
-        colour = own[seat]
-        cards = [_CARD[t] for t in hand]
-        forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
-        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, hand_size - len(cards)))
-    weight = _EXPOSURE[len(own)]
-    for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
-        colour = own[seat]
-        effective[colour] -= weight * exposed * (end - pos[colour]) / end
-    odds = _finish_odds(effective, end)
-    values = [odds[c] for c in own]
-    unheld = sum(odds[c] for c in range(5) if c not in own)
-    furthest = max(pos[c] for c in own)
-    leaders = [seat for seat, c in enumerate(own) if pos[c] == furthest]
-    for seat in leaders:
-        values[seat] += unheld / len(leaders)
-    return values
-
-
-def belief(obs: dict[str, Any]) -> Callable[[State], float] | None:
-    """Returns the weight of a sampled state: how well its rivals' trilithon cards fit their plays."""
-    if obs.get("trilithon") is None:
-        return None
-    me = obs["seat"]
-    odds = _colour_odds(obs, _COLOURS.index(obs["trilithon"]))
-    scaled = [[o / max(row) for o in row] if seat != me else row for seat, row in enumerate(odds)]
-
-    def weigh(state: State) -> float:
-        weight = 1.0
-        for seat, colour in enumerate(state.to_json()["state"]["trilithons"]):
-            if seat != me:
-                weight *= scaled[seat][_COLOURS.index(colour)]
-        return weight
-
-    return weigh

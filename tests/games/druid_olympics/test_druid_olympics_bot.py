@@ -6,13 +6,14 @@ import random
 from typing import Any
 
 import pytest
-from positions import druid_olympics_position
+from druid_olympics_positions import druid_olympics_position
 
 import henge
 from henge.agents import make_agent
 from henge.agents.heuristics import known
 from henge.core import State, make_decision
 from henge.games.druid_olympics import bot as heuristic
+from henge.games.druid_olympics import search
 from henge.records import play
 
 GAME = "druid_olympics"
@@ -241,12 +242,12 @@ def test_settled_exactly_at_the_first_decision_of_every_turn(players: int):
                 data = state.to_json()["state"]
                 first = data["turn"] != turn
                 turn = data["turn"]
-                assert heuristic.settled(state) == first, (seed, state.move_number())
+                assert search.settled(state) == first, (seed, state.move_number())
                 later_seat += first and data["player"] != data["first"]
             else:
-                assert not heuristic.settled(state)
+                assert not search.settled(state)
             state.apply_action(action)
-        assert not heuristic.settled(state)
+        assert not search.settled(state)
     assert later_seat > 0
 
 
@@ -258,7 +259,7 @@ def test_evaluate_gives_chances_and_ranks_the_leader_first():
         ends=[1, None, None],
         hands=[["8n", "12n", "27d"], *OTHERS],
     )
-    values = heuristic.evaluate(state)
+    values = search.evaluate(state)
     assert all(0.0 <= v <= 1.0 for v in values)
     assert sum(values) == pytest.approx(1.0)
     assert values[0] > 0.8 and values[0] > values[2] > values[1]
@@ -269,7 +270,7 @@ def test_evaluate_counts_lost_turns_and_returns_the_result_at_the_end():
     lost = position(
         runners=["inner 10 day", "inner 10 day", "coloured 1"], hands=[["1n"], ["1d"], ["2n"]], lost=[0, 2, 0]
     )
-    assert heuristic.evaluate(lost)[0] > heuristic.evaluate(free)[0]
+    assert search.evaluate(lost)[0] > search.evaluate(free)[0]
     won = position(
         phase="move",
         runners=["bluestone 10", "coloured 1", "coloured 1"],
@@ -278,7 +279,7 @@ def test_evaluate_counts_lost_turns_and_returns_the_result_at_the_end():
     )
     won.apply_text("move 10n")
     won.apply_text("done")
-    assert heuristic.evaluate(won) == [1.0, 0.0, 0.0]
+    assert search.evaluate(won) == [1.0, 0.0, 0.0]
 
 
 def test_evaluate_on_random_states_stays_in_range():
@@ -288,5 +289,5 @@ def test_evaluate_on_random_states_stays_in_range():
         while not state.is_terminal():
             legal = state.legal_actions() if state.current_player() >= 0 else [a for a, _ in state.chance_outcomes()]
             state.apply_action(rng.choice(legal))
-            values = heuristic.evaluate(state)
+            values = search.evaluate(state)
             assert len(values) == players and all(0.0 <= v <= 1.0 for v in values)

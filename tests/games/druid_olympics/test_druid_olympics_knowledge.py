@@ -15,12 +15,12 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from positions import druid_olympics_position as position
+from druid_olympics_positions import druid_olympics_position as position
 
 import henge
 from henge import box
 from henge.core import State, StateFormatError, canonical_state
-from henge.games.druid_olympics import course, rules
+from henge.games.druid_olympics import board, rules
 from henge.games.druid_olympics.rules import DruidOlympicsState
 
 GAME = "druid_olympics"
@@ -253,13 +253,13 @@ def _paying() -> tuple[DruidOlympicsState, list[frozenset[str]]]:
     """Seat 0 has chosen a bar on numbered 13 and laid 6d; the hands it may hold, for seat 1."""
     state = dealt()
     play(state, "bar on numbered 13", "use 6d")
-    target = course.parse_target("bar on numbered 13")
+    target = board.parse_target("bar on numbered 13")
     table = [box.parse_card("6d")]
     pool = [c for c in box.FULL_DECK if box.CARD_TEXT[c] not in {"24n", "24d", "25n", "6d"}]
     hands = [
         frozenset(box.CARD_TEXT[c] for c in pair)
         for pair in combinations(pool, 2)
-        if course.completions(target, list(pair), table)
+        if board.completions(target, list(pair), table)
     ]
     return state, hands
 

@@ -11,12 +11,12 @@ import random
 from typing import Any
 
 import pytest
-from positions import druid_olympics_position as position
+from druid_olympics_positions import druid_olympics_position as position
 
 import henge
 from henge import box
 from henge.core import CHANCE, TERMINAL, StateFormatError
-from henge.games.druid_olympics import course
+from henge.games.druid_olympics import board
 from henge.games.druid_olympics.rules import DruidOlympicsState
 
 GAME = "druid_olympics"
@@ -57,7 +57,7 @@ def play(state: DruidOlympicsState, *actions: str) -> DruidOlympicsState:
 
 
 def test_D1_course_runs_coloured_numbered_inner_horseshoe_altar():
-    names = [course.runner_text(p, 0) for p in (0, 29, 30, 59, 60, 61, 119)]
+    names = [board.runner_text(p, 0) for p in (0, 29, 30, 59, 60, 61, 119)]
     assert names == [
         "coloured 1",
         "coloured 30",
@@ -67,9 +67,9 @@ def test_D1_course_runs_coloured_numbered_inner_horseshoe_altar():
         "inner 1 day",
         "inner 30 day",
     ]
-    assert [course.runner_text(p, 1) for p in (120, 129)] == ["bluestone 1", "bluestone 10"]
-    assert [course.runner_text(p, 19) for p in (120, 128, 129)] == ["bluestone 19", "bluestone 11", "bluestone 10"]
-    assert course.runner_text(course.ALTAR, 19) == "altar"
+    assert [board.runner_text(p, 1) for p in (120, 129)] == ["bluestone 1", "bluestone 10"]
+    assert [board.runner_text(p, 19) for p in (120, 128, 129)] == ["bluestone 19", "bluestone 11", "bluestone 10"]
+    assert board.runner_text(board.ALTAR, 19) == "altar"
     assert box.bluestone_path(19) == (19, 18, 17, 16, 15, 14, 13, 12, 11, 10)
     assert len(box.bluestone_path(1)) == len(box.bluestone_path(19)) == 10
 

@@ -13,8 +13,8 @@ from positions import random_walk
 
 import henge
 from henge import box
-from henge.games.druid_olympics import course
-from henge.games.druid_olympics.course import EMPTY, TARGETS, TRILITHON
+from henge.games.druid_olympics import board, placements
+from henge.games.druid_olympics.board import EMPTY, TARGETS, TRILITHON
 from henge.games.druid_olympics.rules import _PLACEMENTS, _TARGET, DruidOlympicsState
 
 GAME = "druid_olympics"
@@ -35,13 +35,13 @@ def plain_targets(hand: list[int], cover: list[int], seat: int) -> list[int]:
     for index, target in enumerate(TARGETS):
         if target.colour >= 0:
             card = box.TRILITHON_CARD_BASE + target.colour
-            if card not in hand or (target.need == course.NEED_ALL and len(hand) < 3):
+            if card not in hand or (target.need == board.NEED_ALL and len(hand) < 3):
                 continue
             rest = [c for c in hand if c != card]
-            paid = bool(course.completions(target, rest, [card]))
+            paid = bool(board.completions(target, rest, [card]))
             same = TRILITHON + target.colour
         else:
-            paid = bool(course.completions(target, hand, []))
+            paid = bool(board.completions(target, hand, []))
             same = seat
         if paid and all(cover[space] in (EMPTY, same) for space in target.spaces):
             found.append(_TARGET + index)
@@ -50,7 +50,7 @@ def plain_targets(hand: list[int], cover: list[int], seat: int) -> list[int]:
 
 def random_board(rng: random.Random, n: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """Returns a block list with trilithons, bars and disks placed at random, and where they lie."""
-    cover = [EMPTY] * course.SPACES
+    cover = [EMPTY] * board.SPACES
     bars, disks, trilithons = [-1] * n, [-1] * n, [-1] * 5
     for colour in range(5):
         if rng.random() < 0.6:
@@ -60,7 +60,7 @@ def random_board(rng: random.Random, n: int) -> tuple[list[int], list[int], list
                 for space in TARGETS[index].spaces:
                     cover[space] = TRILITHON + colour
     for seat in range(n):
-        for held, low, high in ((bars, 0, course.INNER), (disks, course.INNER, course.SPACES)):
+        for held, low, high in ((bars, 0, board.INNER), (disks, board.INNER, board.SPACES)):
             space = rng.randrange(low, high)
             if rng.random() < 0.8 and cover[space] == EMPTY:
                 held[seat] = space
@@ -80,7 +80,7 @@ def test_block_targets_are_the_placements_D8_allows_one_by_one():
     for _ in range(1500):
         n = rng.randint(3, 5)
         cover, bars, disks, trilithons = random_board(rng, n)
-        covered = course.covered_spaces(cover)
+        covered = placements.covered_spaces(cover)
         for seat in range(n):
             hand = random_hand(rng)
             trilithon_hands += any(c >= box.TRILITHON_CARD_BASE for c in hand)
@@ -93,7 +93,7 @@ def test_block_targets_are_the_placements_D8_allows_one_by_one():
 def test_blocking_decisions_list_the_placements_D8_allows(n):
     blocks = 0
     for state in random_states(n, seed=n):
-        assert state.covered == course.covered_spaces(state.cover)  # kept as pieces move
+        assert state.covered == placements.covered_spaces(state.cover)  # kept as pieces move
         if state.phase == 2:  # BLOCK
             blocks += 1
             seat = state.player
@@ -112,7 +112,7 @@ def test_covered_spaces_survive_a_clone_and_a_json_round_trip():
             assert isinstance(clone, DruidOlympicsState)
             loaded = game.state_from_json(state.to_json())
             assert isinstance(loaded, DruidOlympicsState)
-            assert clone.covered == loaded.covered == course.covered_spaces(state.cover) != 0
+            assert clone.covered == loaded.covered == placements.covered_spaces(state.cover) != 0
     assert checked > 10
 
 
@@ -122,9 +122,9 @@ def test_paying_cards_are_the_cards_of_every_way_to_pay():
         target = rng.choice(TARGETS)
         hand = random_hand(rng)
         table = [c for c in rng.sample(range(box.DECK_SIZE), rng.randint(0, 2)) if c not in hand]
-        options = course.completions(target, hand, table)
+        options = board.completions(target, hand, table)
         expected = None if options == [()] else sorted({c for option in options for c in option})
-        assert course.paying_cards(target, hand, table) == expected
+        assert board.paying_cards(target, hand, table) == expected
 
 
 def test_coloured_need_sums_the_costs_of_the_coloured_way():
@@ -132,42 +132,42 @@ def test_coloured_need_sums_the_costs_of_the_coloured_way():
     for _ in range(300):
         n = rng.randint(3, 5)
         cover = random_board(rng, n)[0]
-        for start in range(course.NUMBERED - 1):
+        for start in range(board.NUMBERED - 1):
             for colour in range(6):
                 seat = rng.randrange(n)
-                destination, way = course.coloured_way(cover, seat, start, colour)
-                need = sum(course.extra_cost(cover[s], seat) for s in way)
-                assert course.coloured_need(cover, seat, start, colour) == (destination, need)
+                destination, way = board.coloured_way(cover, seat, start, colour)
+                need = sum(board.extra_cost(cover[s], seat) for s in way)
+                assert board.coloured_need(cover, seat, start, colour) == (destination, need)
 
 
 def plain_ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> int:
-    """``course.ring_walk`` one step at a time (D3, D5, D6): without the walk over an open stretch."""
+    """``board.ring_walk`` one step at a time (D3, D5, D6): without the walk over an open stretch."""
     position, left = start, steps
     exempt = cover[start] if cover[start] >= TRILITHON else EMPTY
     while left > 0:
         ahead = position + 1
-        if ahead == course.HORSESHOE:
+        if ahead == board.HORSESHOE:
             if not end:
-                return course.NEED_END
-            first = cover[course.BLUESTONE + course.PATHS[end][0]]
-            return course.HORSESHOE if left >= (3 if first >= TRILITHON else 1) else position
+                return board.NEED_END
+            first = cover[board.BLUESTONE + board.PATHS[end][0]]
+            return board.HORSESHOE if left >= (3 if first >= TRILITHON else 1) else position
         code = cover[ahead]
         if code != EMPTY and code == exempt:
             position, left = ahead, left - 1
             continue
         exempt = EMPTY
-        extra = course.extra_cost(code, seat)
+        extra = board.extra_cost(code, seat)
         if not extra:
             position, left = ahead, left - 1
             continue
         span = 1
-        while code >= TRILITHON and ahead + span < course.HORSESHOE and cover[ahead + span] == code:
+        while code >= TRILITHON and ahead + span < board.HORSESHOE and cover[ahead + span] == code:
             span += 1
         beyond = ahead + span
-        if beyond == course.HORSESHOE:
+        if beyond == board.HORSESHOE:
             if not end:
-                return course.NEED_END if left >= span + extra + 1 else ahead
-            first = cover[course.BLUESTONE + course.PATHS[end][0]]
+                return board.NEED_END if left >= span + extra + 1 else ahead
+            first = cover[board.BLUESTONE + board.PATHS[end][0]]
             beyond_cost = 3 if first >= TRILITHON else 1
         else:
             beyond_cost = 1
@@ -182,17 +182,17 @@ def test_ring_walk_is_the_walk_step_by_step():
     clear = 0
     for _ in range(400):
         n = rng.randint(3, 5)
-        cover = random_board(rng, n)[0] if rng.random() < 0.7 else [EMPTY] * course.SPACES
+        cover = random_board(rng, n)[0] if rng.random() < 0.7 else [EMPTY] * board.SPACES
         for _ in range(20):
-            start, steps = rng.randrange(course.NUMBERED - 1, course.HORSESHOE), rng.randint(1, 30)
-            seat, end = rng.randrange(n), rng.choice((0, *course.ENDS))
+            start, steps = rng.randrange(board.NUMBERED - 1, board.HORSESHOE), rng.randint(1, 30)
+            seat, end = rng.randrange(n), rng.choice((0, *board.ENDS))
             clear += cover[start + 1 : start + steps + 1].count(EMPTY) == steps
-            walked = course.ring_walk(cover, seat, start, steps, end)
+            walked = board.ring_walk(cover, seat, start, steps, end)
             assert walked == plain_ring_walk(cover, seat, start, steps, end)
     assert clear > 1000
 
 
 def test_runner_texts_are_the_runner_text_of_every_progress():
-    for end, texts in course.RUNNER_TEXTS.items():
-        last = course.HORSESHOE if end == 0 else course.ALTAR + 1
-        assert texts == tuple(course.runner_text(p, end) for p in range(last))
+    for end, texts in board.RUNNER_TEXTS.items():
+        last = board.HORSESHOE if end == 0 else board.ALTAR + 1
+        assert texts == tuple(board.runner_text(p, end) for p in range(last))

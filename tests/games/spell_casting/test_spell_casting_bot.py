@@ -6,11 +6,12 @@ import random
 from typing import Any
 
 import pytest
-from positions import spell_casting_position
+from spell_casting_positions import spell_casting_position
 
 import henge
 from henge.core import State, make_decision
 from henge.games.spell_casting import bot as heuristic
+from henge.games.spell_casting import search
 
 CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
 FIGURES = ("white", "blue", "green", "yellow", "red", "gray")
@@ -129,11 +130,11 @@ def test_evaluate_is_a_chance_in_0_1_and_ranks_a_winning_position_above_a_losing
     winning = position({"inner 1 night": 0, "inner 2 night": 0, "inner 3 night": 0, "middle 4": 0})
     losing = position({"inner 1 night": 1, "inner 2 night": 1, "inner 3 night": 1, "middle 4": 1})
     for state in (winning, losing, position({})):
-        values = heuristic.evaluate(state)
+        values = search.evaluate(state)
         assert len(values) == 3 and all(0.0 <= v <= 1.0 for v in values)
         assert sum(values) == pytest.approx(1.0)
-    assert heuristic.evaluate(winning)[0] > 0.8 > heuristic.evaluate(losing)[0]
-    assert heuristic.evaluate(winning)[0] > heuristic.evaluate(position({}))[0] > heuristic.evaluate(losing)[0]
+    assert search.evaluate(winning)[0] > 0.8 > search.evaluate(losing)[0]
+    assert search.evaluate(winning)[0] > search.evaluate(position({}))[0] > search.evaluate(losing)[0]
 
 
 def test_evaluate_gives_the_returns_at_the_end():
@@ -145,7 +146,7 @@ def test_evaluate_gives_the_returns_at_the_end():
     for text in ("take out1", "done", "pull middle 4 day"):
         state.apply_text(text)
     assert state.is_terminal()
-    assert heuristic.evaluate(state) == [1.0, 0.0, 0.0]
+    assert search.evaluate(state) == [1.0, 0.0, 0.0]
 
 
 def _plain_progress(board: Any) -> list[float]:

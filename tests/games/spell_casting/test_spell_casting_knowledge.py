@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from positions import spell_casting_position as position
+from spell_casting_positions import spell_casting_position as position
 
 import henge
 from henge.core import StateFormatError

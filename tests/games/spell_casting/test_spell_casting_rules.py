@@ -7,8 +7,8 @@ import json
 import random
 
 import pytest
-from positions import SPELL_CASTING_PARK as PARK
-from positions import spell_casting_position as position
+from spell_casting_positions import SPELL_CASTING_PARK as PARK
+from spell_casting_positions import spell_casting_position as position
 
 import henge
 from henge import box

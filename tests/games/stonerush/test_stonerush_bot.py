@@ -6,7 +6,7 @@ from typing import Any
 
 import henge
 from henge.core import State
-from henge.games.stonerush import bot as stonerush
+from henge.games.stonerush import search
 
 HANDS = [[f"{n + k}d" for k in (0, 6, 12, 18)] for n in (1, 2, 3, 4)]
 """Four cards each, one colour per seat, none of them the seat's own (so hands weigh alike)."""
@@ -39,7 +39,7 @@ def position(druids: list[int], plays: list[list[Any]]) -> State:
 
 
 def evaluate(druids: list[int], plays: list[list[Any]]) -> list[float]:
-    return stonerush.evaluate(position(druids, plays))
+    return search.evaluate(position(druids, plays))
 
 
 def test_a_druid_its_holder_was_seen_pushing_counts_for_less():

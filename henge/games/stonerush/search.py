@@ -1,0 +1,179 @@
+"""Stonerush: what a search knows of the game, a position evaluation and a belief.
+
+The evaluation judges each seat's chance of winning from the druids, the hands
+and the trilithon cards; the belief weighs a sampled state by how well its
+rivals' trilithon cards fit the plays in view. The rule-based player
+(:mod:`henge.games.stonerush.bot`) moves druids and reads the rivals' plays as
+these do. Both read states through ``State.to_json``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from henge import box
+from henge.core import State
+
+_COLOURS = box.PLAYER_COLOURS
+_CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
+_BLACK = box.BLACK
+_BLUESTONES = 19
+
+
+def finish_odds(pos: list[float], end: int) -> list[float]:
+    """Returns each druid's chance of arriving first, sharper as the leader nears the end.
+
+    A lead counts e-fold per ``0.8 * sqrt(spaces left + 1)`` spaces (at least
+    1.5): the fewer the turns left, the less a lead can still be undone.
+    """
+    t = max(1.5, 0.8 * math.sqrt(max(0.0, end - max(pos)) + 1))
+    weights = [math.exp(p / t) for p in pos]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def sign(card: int) -> int:
+    """Returns the way a card moves its druid: 1 forward (a day card), -1 back (a night card)."""
+    return 1 if box.CARD_IS_DAY[card] else -1
+
+
+def move(pos: list[int], druid: int, net: int, end: int) -> list[int]:
+    """Returns the positions after moving ``druid`` by ``net`` with the limits and bumps of the rules."""
+    after = pos[:]
+    start = pos[druid]
+    target = min(start + net, end) if net > 0 else max(start + net, 1)
+    if net and target != start:
+        step = 1 if net > 0 else -1
+        others = [p for d, p in enumerate(pos) if d != druid]
+        while 1 < target < end and target in others:
+            target += step
+        after[druid] = target
+    return after
+
+
+def pushed_odds(pushed: float) -> float:
+    """Returns the relative odds that a seat races a druid it moved ``pushed`` spaces forward in view."""
+    return math.exp(0.5 * max(-6.0, min(6.0, pushed)))
+
+
+def colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
+    """Returns, per seat, the relative odds of each colour being its own (own seat and colour: 0).
+
+    A rival is taken to race one of the four colours that are not ours, the
+    odds growing e-fold for every two spaces it moved a druid forward in the
+    plays we can see, and shrinking as fast for every two it pushed one back.
+    """
+    me = obs["seat"]
+    players = obs["players"]
+    push = [[0.0] * 5 for _ in range(players)]
+    for play in obs["last_plays"]:
+        druid = play["druid"]
+        if druid is not None and play["seat"] != me:
+            push[play["seat"]][_COLOURS.index(druid)] += play["to"] - play["from"]
+    odds = []
+    for seat in range(players):
+        if seat == me:
+            odds.append([0.0] * 5)
+            continue
+        odds.append([0.0 if c == mine else pushed_odds(push[seat][c]) for c in range(5)])
+    return odds
+
+
+_DRAW_WORTH = 0.25
+"""Chance that a card drawn blind pushes the drawer's own druid forward (10 of the 42 cards)."""
+_CARD_WORTH = 0.5
+"""Spaces a card in hand that pushes the holder's own druid forward is worth now."""
+_EXPOSURE = {3: 2.0, 4: 3.0, 5: 3.0}
+"""Spaces a druid loses, by player count, when every rival is sure whose it is (rivals push back the
+druids they can place). Measured: 3 spaces at 3 players left the search level with the rule-based
+player, 2 put it clearly ahead (docs/agents.md)."""
+
+
+def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
+    """Returns, per seat, how surely the rivals can tell its colour from the plays in view, less a blind guess.
+
+    Each rival reads the plays as the rule-based player does
+    (:func:`colour_odds`): a seat is taken to race one of the four colours
+    that are not the rival's own, with odds :func:`pushed_odds`. The result is the rivals' mean
+    chance on the seat's true colour, less 1/4.
+    """
+    players = len(own)
+    push = [[0.0] * 5 for _ in range(players)]
+    for seat, _cards, colour, before, after in plays:
+        if colour != _BLACK:
+            push[seat][colour] += after - before
+    exposed = []
+    for seat in range(players):
+        weights = [pushed_odds(p) for p in push[seat]]
+        whole = sum(weights)
+        total = 0.0
+        for rival in range(players):
+            if rival != seat:
+                total += weights[own[seat]] / (whole - weights[own[rival]])
+        exposed.append(total / (players - 1) - 0.25)
+    return exposed
+
+
+def evaluate(state: State) -> list[float]:
+    """Returns each seat's chance of winning, judged from the druids, the hands and the trilithon cards.
+
+    A druid's chance of arriving first grows with its lead, the more so the
+    nearer the leader is to the end (:func:`finish_odds`). Its holder's cards that would push it forward (and the empty
+    places in the holder's hand, each a fresh draw) count part of a space
+    each; cards laid but not yet resolved count in full. A seat wins with its
+    own druid; a druid nobody holds counts for the seats whose own druids
+    stand furthest along.
+    """
+    fields = state.to_json()["state"]
+    settings = state.game.settings  # public: the table's rules (track and hand options included)
+    end = _BLUESTONES if settings["variant"] == "bluestones" else settings["track"]
+    hand_size = settings["hand"]
+    pos = list(fields["druids"])
+    own = [_COLOURS.index(t) for t in fields["trilithons"]]
+    laid = [_CARD[t] for t in fields["in_play"]]
+    if laid:
+        colour = next((box.CARD_COLOUR[c] for c in laid if box.CARD_COLOUR[c] != _BLACK), _BLACK)
+        if colour != _BLACK:
+            pos = move(pos, colour, sum(sign(c) for c in laid), end)
+            if pos[colour] == end:
+                holders = [seat for seat, c in enumerate(own) if c == colour]
+                if holders:
+                    return [1.0 / len(holders) if c == colour else 0.0 for c in own]
+    effective = [float(p) for p in pos]
+    for seat, hand in enumerate(fields["hands"]):
+        colour = own[seat]
+        cards = [_CARD[t] for t in hand]
+        forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
+        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, hand_size - len(cards)))
+    weight = _EXPOSURE[len(own)]
+    for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
+        colour = own[seat]
+        effective[colour] -= weight * exposed * (end - pos[colour]) / end
+    odds = finish_odds(effective, end)
+    values = [odds[c] for c in own]
+    unheld = sum(odds[c] for c in range(5) if c not in own)
+    furthest = max(pos[c] for c in own)
+    leaders = [seat for seat, c in enumerate(own) if pos[c] == furthest]
+    for seat in leaders:
+        values[seat] += unheld / len(leaders)
+    return values
+
+
+def belief(obs: dict[str, Any]) -> Callable[[State], float] | None:
+    """Returns the weight of a sampled state: how well its rivals' trilithon cards fit their plays."""
+    if obs.get("trilithon") is None:
+        return None
+    me = obs["seat"]
+    odds = colour_odds(obs, _COLOURS.index(obs["trilithon"]))
+    scaled = [[o / max(row) for o in row] if seat != me else row for seat, row in enumerate(odds)]
+
+    def weigh(state: State) -> float:
+        weight = 1.0
+        for seat, colour in enumerate(state.to_json()["state"]["trilithons"]):
+            if seat != me:
+                weight *= scaled[seat][_COLOURS.index(colour)]
+        return weight
+
+    return weigh
