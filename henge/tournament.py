@@ -49,7 +49,7 @@ from rich.table import Table
 
 from henge.agents import Decision, check_agent, is_cheating, make_agent
 from henge.core import State, load
-from henge.records import play
+from henge.records import play_record
 
 RESULTS_FORMAT = "henge-tournament"
 BOOTSTRAP_RESAMPLES = 2000
@@ -158,19 +158,19 @@ def play_game(task: _Task) -> dict[str, Any]:
     cpu = time.process_time()
     game = load(task.game_id, task.players, **task.options)
     seats = [_Timed(make_agent(spec, evaluation=True)) for spec in task.lineup]
-    record = play(game, seats, seed=task.seed)
+    record = play_record(game, seats, seed=task.seed)
     return {
         "index": task.index,
         "seed": task.seed,
         "lineup": list(task.lineup),
-        "returns": record["returns"],
-        "length": len(record["actions"]),
+        "returns": record.returns,
+        "length": len(record.actions),
         "decisions": [s.decisions for s in seats],
         "seconds": [s.seconds for s in seats],
         "cpu_seconds": [s.cpu_seconds for s in seats],
         "longest": [s.longest for s in seats],
         "game_cpu_seconds": time.process_time() - cpu,
-    } | ({"actions": record["actions"]} if task.keep_actions else {})
+    } | ({"actions": record.actions} if task.keep_actions else {})
 
 
 def tasks(config: TournamentConfig) -> list[_Task]:
