@@ -85,7 +85,7 @@ def play(
     of the real state through ``choose_with_state(decision, state)``.
     ``on_action(state, action, text)`` is called before each action is applied.
     """
-    return play_record(game, agents, seed=seed, on_action=on_action).to_json()
+    return play_record(game, agents, seed=seed, on_action=on_action).as_json()
 
 
 def play_record(

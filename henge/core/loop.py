@@ -123,8 +123,9 @@ class GameRecord:
             returns=state.returns(),
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """Returns the record as JSON data, its keys in the order every stored record has them."""
+    def as_json(self) -> dict[str, Any]:
+        """Returns the record as JSON data, its keys in the order every stored record has them (named
+        apart from a state's ``to_json``: a record holds actions and texts, never a hidden card)."""
         return {
             "format": RECORD_FORMAT,
             "format_version": RECORD_VERSION,

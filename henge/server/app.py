@@ -493,7 +493,7 @@ def create_app(
         steps = (await asyncio.to_thread(replays.get, table)).steps
         agents: list[Any] = [s.bot if s.kind == BOT else "person" for s in table.seats]
         texts = [s["text"] for s in steps]
-        data = GameRecord.of(table.game, table.state, seed=None, agents=agents, texts=texts).to_json()
+        data = GameRecord.of(table.game, table.state, seed=None, agents=agents, texts=texts).as_json()
         return await _json_off_loop(data)
 
     # -- the live table ----------------------------------------------------------------------

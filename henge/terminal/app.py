@@ -137,7 +137,7 @@ def play_in_terminal(console: Console, game: Game, *, seat: int, bots: list[str]
             continue
         write(state, player, action)
         state.apply_action(action)
-    record = GameRecord.of(game, state, seed=seed, agents=[agent_name(a) for a in players], texts=texts).to_json()
+    record = GameRecord.of(game, state, seed=seed, agents=[agent_name(a) for a in players], texts=texts).as_json()
     final = replay(record)[-1]
     console.print(Rule("the end"))
     console.print(renderer(game.info.id)(final.observation(seat)))
