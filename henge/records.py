@@ -8,20 +8,35 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
-from henge.core import CHANCE, Game, State, load, sample_chance
+from henge.core import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    TERMINAL,
+    Chooser,
+    Game,
+    GameRecord,
+    State,
+    advance,
+    agent_rng,
+    chance_rng,
+    record_game,
+    sample_chance,
+)
 
-RECORD_FORMAT = "henge-record"
-RECORD_VERSION = 1
-
-
-def chance_rng(seed: int) -> random.Random:
-    """Returns the generator that samples chance outcomes for a game seed."""
-    return random.Random(f"henge/{seed}/chance")
-
-
-def agent_rng(seed: int, seat: int) -> random.Random:
-    """Returns a seat's own generator; it tells nothing of the chance generator."""
-    return random.Random(f"henge/{seed}/seat/{seat}")
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "GameRecord",
+    "agent_name",
+    "agent_rng",
+    "chance_rng",
+    "chooser",
+    "game_of",
+    "play",
+    "play_record",
+    "replay",
+    "sample_chance",
+]
 
 
 def _agents(game: Game, agents: Sequence[Agent | str]) -> list[Agent]:
@@ -39,6 +54,22 @@ def _choose(agent: Agent, decision: Decision, state: State) -> int:
     return agent.choose(decision)
 
 
+def chooser(agent: Agent, rng: random.Random) -> Chooser:
+    """Returns the chooser of a seat played by ``agent``: it makes the seat's decision with the seat's
+    own generator ``rng`` and asks the agent (see :func:`henge.core.advance`)."""
+
+    def choose(state: State, seat: int) -> int:
+        decision = make_decision(state, seat, rng, samples=getattr(agent, "needs_samples", False))
+        return _choose(agent, decision, state)
+
+    return choose
+
+
+def agent_name(agent: Agent) -> str:
+    """Returns the name a record gives an agent."""
+    return getattr(agent, "name", type(agent).__name__)
+
+
 def play(
     game: Game,
     agents: Sequence[Agent | str],
@@ -54,77 +85,40 @@ def play(
     of the real state through ``choose_with_state(decision, state)``.
     ``on_action(state, action, text)`` is called before each action is applied.
     """
+    return play_record(game, agents, seed=seed, on_action=on_action).as_json()
+
+
+def play_record(
+    game: Game,
+    agents: Sequence[Agent | str],
+    *,
+    seed: int | None = None,
+    on_action: Callable[[State, int, str], None] | None = None,
+) -> GameRecord:
+    """Plays one game to the end as :func:`play` does and returns its :class:`GameRecord`."""
     players = _agents(game, agents)
     if seed is None:
         seed = secrets.randbits(62)
-    chance = chance_rng(seed)
-    rngs = [agent_rng(seed, seat) for seat in range(game.num_players)]
+    choosers = {seat: chooser(agent, agent_rng(seed, seat)) for seat, agent in enumerate(players)}
     state = game.new_initial_state()
-    actions: list[int] = []
     texts: list[str] = []
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            action = sample_chance(state, chance)
-        else:
-            agent = players[seat]
-            decision = make_decision(state, seat, rngs[seat], samples=getattr(agent, "needs_samples", False))
-            action = _choose(agent, decision, state)
+
+    def write(state: State, actor: int, action: int) -> None:
         text = state.action_to_string(action)
         if on_action is not None:
             on_action(state, action, text)
-        state.apply_action(action)
-        actions.append(action)
         texts.append(text)
-    return {
-        "format": RECORD_FORMAT,
-        "format_version": RECORD_VERSION,
-        "game": game.info.id,
-        "version": game.info.version,
-        "players": game.num_players,
-        "options": dict(game.options),
-        "seed": seed,
-        "agents": [getattr(a, "name", type(a).__name__) for a in players],
-        "actions": actions,
-        "texts": texts,
-        "returns": state.returns(),
-    }
+
+    if advance(state, chance_rng(seed), choosers, write) != TERMINAL:  # pragma: no cover - every seat chooses
+        raise RuntimeError("a seat without a chooser is to move")
+    return GameRecord.of(game, state, seed=seed, agents=[agent_name(a) for a in players], texts=texts)
 
 
 def game_of(record: Mapping[str, Any]) -> Game:
     """Returns the game a record was played with; raises ValueError if it cannot be replayed."""
-    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
-        raise ValueError("not a henge game record (its 'format' must be 'henge-record')")
-    if record.get("format_version") != RECORD_VERSION:
-        raise ValueError(f"record format version {record.get('format_version')!r}; this henge reads {RECORD_VERSION}")
-    options = record.get("options", {})
-    if not isinstance(options, Mapping):
-        raise ValueError("record field 'options' must be an object")
-    game = load(record.get("game"), record.get("players"), **options)  # type: ignore[arg-type]
-    if record.get("version") != game.info.version:
-        raise ValueError(
-            f"the record was made with {game.info.id} version {record.get('version')}; "
-            f"this henge plays version {game.info.version}"
-        )
-    return game
+    return record_game(record)
 
 
 def replay(record: Mapping[str, Any]) -> list[State]:
     """Returns every state of a recorded game, from the initial one to the last."""
-    game = game_of(record)
-    actions = record.get("actions")
-    texts = record.get("texts")
-    if not isinstance(actions, list):
-        raise ValueError("record field 'actions' must be a list of action ids")
-    if texts is not None and (not isinstance(texts, list) or len(texts) != len(actions)):
-        raise ValueError("record field 'texts' must list one text per action")
-    state = game.new_initial_state()
-    states = [state.clone()]
-    for step, action in enumerate(actions):
-        if texts is not None and state.action_to_string(action) != texts[step]:
-            raise ValueError(
-                f"step {step}: action {action} is {state.action_to_string(action)!r}, the record says {texts[step]!r}"
-            )
-        state.apply_action(action)
-        states.append(state.clone())
-    return states
+    return GameRecord.from_json(record).replay()

@@ -322,7 +322,7 @@ def test_a_failed_write_leaves_the_last_complete_file(tmp_path, monkeypatch):
             raise OSError("disk full")
         replace(source, target)
 
-    monkeypatch.setattr(tournament.os, "replace", failing_second)
+    monkeypatch.setattr(os, "replace", failing_second)
     with pytest.raises(OSError, match="disk full"):
         one_against_two(cap_blocks=5, out=out)
     assert json.loads(out.read_text())["status"]["blocks"] == 1

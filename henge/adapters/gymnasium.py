@@ -59,9 +59,9 @@ from gymnasium import spaces
 
 import henge
 from henge.adapters.views import SeatView, as_action, check_render_mode, load_game
-from henge.agents import Agent, check_agent, is_cheating, make_agent, make_decision
-from henge.core import CHANCE, State, plugin
-from henge.records import agent_rng, chance_rng, sample_chance
+from henge.agents import Agent, check_agent, is_cheating, make_agent
+from henge.core import Chooser, State, advance, agent_rng, chance_rng, plugin
+from henge.records import chooser
 
 SEED_BITS = 62
 """The width of a game seed drawn for ``reset()`` without one."""
@@ -124,8 +124,7 @@ class HengeEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game_seed: int | None = None
         """The seed of the game in progress (``henge.records.play`` plays the same game with it)."""
         self._state: State | None = None
-        self._agents: dict[int, Any] = {}
-        self._rngs: dict[int, random.Random] = {}
+        self._bots: dict[int, Chooser] = {}
         self._chance = random.Random()
         self._over = False
 
@@ -147,10 +146,10 @@ class HengeEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game_seed = game_seed
         self._chance = chance_rng(game_seed)
         others = [s for s in range(self.game.num_players) if s != self.seat]
-        self._agents = {
-            s: make_agent(spec) if isinstance(spec, str) else spec for s, spec in zip(others, self._specs, strict=True)
+        self._bots = {
+            s: chooser(make_agent(spec) if isinstance(spec, str) else spec, agent_rng(game_seed, s))
+            for s, spec in zip(others, self._specs, strict=True)
         }
-        self._rngs = {s: agent_rng(game_seed, s) for s in others}
         self._state = self.game.new_initial_state()
         self._over = False
         self._advance()
@@ -179,19 +178,7 @@ class HengeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _advance(self) -> None:
         """Plays chance events and the bots' decisions until the learner is to move or the game is over."""
-        state = self.henge_state
-        while True:
-            player = state.current_player()
-            if player == CHANCE:
-                state.apply_action(sample_chance(state, self._chance))
-            elif player >= 0 and player != self.seat:
-                agent = self._agents[player]
-                decision = make_decision(
-                    state, player, self._rngs[player], samples=getattr(agent, "needs_samples", False)
-                )
-                state.apply_action(agent.choose(decision))
-            else:
-                return
+        advance(self.henge_state, self._chance, self._bots)
 
     def _observation(self) -> np.ndarray:
         return self.view.tensor(self.henge_state, self.seat)

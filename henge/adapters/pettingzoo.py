@@ -49,8 +49,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from henge.adapters.views import SeatView, as_action, check_render_mode, load_game
-from henge.core import CHANCE, State
-from henge.records import chance_rng, sample_chance
+from henge.core import State, advance, chance_rng
 
 SEED_BITS = 62
 """The width of a game seed drawn for ``reset()`` without one."""
@@ -180,9 +179,7 @@ class HengeAECEnv(AECEnv):
 
     def _advance(self) -> None:
         """Samples chance events until a seat is to move or the game is over."""
-        state = self.henge_state
-        while state.current_player() == CHANCE:
-            state.apply_action(sample_chance(state, self._chance))
+        advance(self.henge_state, self._chance, {})
 
     def render(self) -> str | None:
         """Returns the drawing of what the agent to move sees (``ansi``); warns and returns None without a mode."""

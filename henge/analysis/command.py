@@ -1,5 +1,5 @@
 """``henge analyze`` and ``henge sweep``: their flags, every check of the input before any game is
-played, the progress bar and the files written (henge/cli.py registers the commands)."""
+played, the progress bar and the files written (henge/cli/ registers the commands)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,8 @@ from typing import Any
 from henge.agents import heuristics
 from henge.analysis.stats import decided_at, lead_changes, leaders
 from henge.core import Game, load, plugin
-from henge.tournament import _Task, play_game, win_shares
+from henge.tournament import play_game, win_shares
+from henge.tournament.games import _Task
 
 
 @dataclass(frozen=True)

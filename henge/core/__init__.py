@@ -18,6 +18,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ``narrate``               the helpers of a game's log lines, and the generic narrator
 ``encoding``              tensor layouts, the helpers of a game's encoder
 ``drawing``               the colours and cards of a game's terminal drawing
+``loop``                  the one game loop (:func:`advance`), its seeds, a game's :class:`GameRecord`
 ========================  ==================================================================
 """
 
@@ -27,6 +28,18 @@ from henge.core.encoding import ENCODINGS, Layout, actor_index, layout_size, sea
 from henge.core.errors import IllegalActionError, StateFormatError
 from henge.core.fields import check, load_cards, load_int
 from henge.core.info import GameInfo, Option
+from henge.core.loop import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    Chance,
+    Chooser,
+    GameRecord,
+    OnAction,
+    advance,
+    agent_rng,
+    chance_rng,
+    record_game,
+)
 from henge.core.narrate import Narrator, Observation, grew, seat_name, short
 from henge.core.narrate import generic as generic_narrator
 from henge.core.outcomes import sample_chance, shared_win, uniform
@@ -52,18 +65,24 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "JSON_FORMAT",
     "PLUGIN_API",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
     "STYLE",
     "TERMINAL",
+    "Chance",
+    "Chooser",
     "Decision",
     "Deferred",
     "Event",
     "Game",
     "GameInfo",
     "GamePlugin",
+    "GameRecord",
     "IllegalActionError",
     "Layout",
     "Narrator",
     "Observation",
+    "OnAction",
     "Option",
     "PluginError",
     "State",
@@ -71,10 +90,13 @@ __all__ = [
     "Step",
     "Turn",
     "actor_index",
+    "advance",
+    "agent_rng",
     "canonical_state",
     "card",
     "card_colour",
     "cards",
+    "chance_rng",
     "check",
     "game_class",
     "game_problems",
@@ -90,6 +112,7 @@ __all__ = [
     "make_decision",
     "open_turn",
     "plugin",
+    "record_game",
     "reload_games",
     "replayed_record",
     "sample_chance",

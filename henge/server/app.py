@@ -26,8 +26,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from henge.agents import agent_names
-from henge.core import CHANCE, State, list_games, plugin
-from henge.records import RECORD_FORMAT, RECORD_VERSION
+from henge.core import CHANCE, GameRecord, State, list_games, plugin
 from henge.server import pages
 from henge.server.bots import BOT_SECONDS
 from henge.server.limits import (
@@ -492,20 +491,9 @@ def create_app(
         """The game record of a finished table, for ``henge replay`` (its seed stays secret)."""
         table = await _finished(table_id)
         steps = (await asyncio.to_thread(replays.get, table)).steps
-        game = table.game
-        data = {
-            "format": RECORD_FORMAT,
-            "format_version": RECORD_VERSION,
-            "game": game.info.id,
-            "version": game.info.version,
-            "players": game.num_players,
-            "options": dict(game.options),
-            "seed": None,
-            "agents": [s.bot if s.kind == BOT else "person" for s in table.seats],
-            "actions": table.state.history(),
-            "texts": [s["text"] for s in steps],
-            "returns": table.state.returns(),
-        }
+        agents: list[Any] = [s.bot if s.kind == BOT else "person" for s in table.seats]
+        texts = [s["text"] for s in steps]
+        data = GameRecord.of(table.game, table.state, seed=None, agents=agents, texts=texts).as_json()
         return await _json_off_loop(data)
 
     # -- the live table ----------------------------------------------------------------------

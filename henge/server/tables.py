@@ -49,14 +49,15 @@ from henge.core import (
     State,
     Step,
     Turn,
+    advance,
     game_class,
     latest_turns,
     list_games,
     load,
     open_turn,
     plugin,
+    sample_chance,
 )
-from henge.records import sample_chance
 from henge.server.bots import BOT_SECONDS, BotPool
 from henge.server.limits import excerpt
 from henge.server.narrate import narrator
@@ -1023,12 +1024,14 @@ class LiveTable:
             async with self.lock:
                 if self.status != RUNNING:
                     return False
-                probe = self.state.clone()
-                outcomes = []
-                while probe.is_chance_node():
-                    action = sample_chance(probe, chance_rng(self.seed, probe.move_number()))
-                    outcomes.append((action, CHANCE))
-                    probe.apply_action(action)
+                # No seat has a chooser here: a bot thinks in the pool, outside, so only chance is dealt.
+                outcomes: list[tuple[int, int]] = []
+                advance(
+                    self.state.clone(),
+                    lambda probe: sample_chance(probe, chance_rng(self.seed, probe.move_number())),
+                    {},
+                    lambda probe, actor, action: outcomes.append((action, actor)),
+                )
                 await self._commit(outcomes)
             return True
         # A seat's bot, or the stand-in of a person whose time ran out: the same interface, the same view.

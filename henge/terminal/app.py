@@ -10,9 +10,9 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
-from henge.core import CHANCE, Game, State, Step, open_turn
-from henge.records import RECORD_FORMAT, RECORD_VERSION, agent_rng, chance_rng, replay, sample_chance
+from henge.agents import Agent, Decision, make_agent, make_decision
+from henge.core import TERMINAL, Game, GameRecord, State, Step, advance, agent_rng, chance_rng, open_turn
+from henge.records import agent_name, chooser, replay
 from henge.terminal import decision_text, renderer
 
 QUIT_WORDS = {"q", "quit", "exit"}
@@ -116,47 +116,28 @@ def play_in_terminal(console: Console, game: Game, *, seat: int, bots: list[str]
         seed = secrets.randbits(62)
     chance = chance_rng(seed)
     rngs = [agent_rng(seed, k) for k in range(game.num_players)]
+    bots_at = {k: chooser(agent, rngs[k]) for k, agent in enumerate(players) if agent is not person}
     state = game.new_initial_state()
     steps: list[Step] = []
     texts: list[str] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        reveal = False
-        if player == CHANCE:
-            action = sample_chance(state, chance)
-        else:
-            agent = players[player]
-            decision = make_decision(state, player, rngs[player], samples=getattr(agent, "needs_samples", False))
-            if agent is person:
-                person.undoable = open_turn(steps, player)
-                try:
-                    action = person.choose(decision)
-                except TakeBack:
-                    state = _without_last(game, state)
-                    steps.pop()
-                    console.print(Text(f"taken back: {texts.pop()}", style="yellow"))
-                    continue
-            elif is_cheating(agent):
-                action = agent.choose_with_state(decision, state.clone())  # type: ignore[attr-defined]
-            else:
-                action = agent.choose(decision)
-            reveal = state.reveals(action)
+
+    def write(state: State, actor: int, action: int) -> None:
+        steps.append(Step(actor, actor >= 0 and state.reveals(action)))
         texts.append(state.action_to_string(action))
+
+    while (player := advance(state, chance, bots_at, write)) != TERMINAL:
+        decision = make_decision(state, player, rngs[player], samples=person.needs_samples)
+        person.undoable = open_turn(steps, player)
+        try:
+            action = person.choose(decision)
+        except TakeBack:
+            state = _without_last(game, state)
+            steps.pop()
+            console.print(Text(f"taken back: {texts.pop()}", style="yellow"))
+            continue
+        write(state, player, action)
         state.apply_action(action)
-        steps.append(Step(player, reveal))
-    record: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "format_version": RECORD_VERSION,
-        "game": game.info.id,
-        "version": game.info.version,
-        "players": game.num_players,
-        "options": dict(game.options),
-        "seed": seed,
-        "agents": [getattr(a, "name", type(a).__name__) for a in players],
-        "actions": state.history(),
-        "texts": texts,
-        "returns": state.returns(),
-    }
+    record = GameRecord.of(game, state, seed=seed, agents=[agent_name(a) for a in players], texts=texts).as_json()
     final = replay(record)[-1]
     console.print(Rule("the end"))
     console.print(renderer(game.info.id)(final.observation(seat)))
