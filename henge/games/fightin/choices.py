@@ -40,8 +40,8 @@ from henge.games.fightin.actions import (
     TITLES,
     YELLOW,
 )
-from henge.games.fightin.table import (
-    Table,
+from henge.games.fightin.position import (
+    Position,
     _act,
     _deposit,
     _discard,
@@ -76,7 +76,7 @@ _TAKES_YELLOW_LINE: tuple[tuple[str, ...], ...] = tuple(
 _KILLS: tuple[str, ...] = tuple(f"kills {text}" for text in _TEXT)
 
 
-def _chance(state: Table, phase: int, seat: int, after: int) -> None:
+def _chance(state: Position, phase: int, seat: int, after: int) -> None:
     """Sets up a chance node; its outcomes are the legal set, computed here once."""
     state.phase = phase
     state.player = seat
@@ -84,7 +84,7 @@ def _chance(state: Table, phase: int, seat: int, after: int) -> None:
     state._legal = state._chance_actions()
 
 
-def _ask(state: Table, kind: int, seat: int, after: int) -> None:
+def _ask(state: Position, kind: int, seat: int, after: int) -> None:
     """Asks ``seat`` to choose; with one option it is chosen at once, with none skipped."""
     state.kind = kind
     state.player = seat
@@ -102,7 +102,7 @@ def _ask(state: Table, kind: int, seat: int, after: int) -> None:
 _DISCARDS_FROM_BOARD = frozenset([DISCARD_OWN, DISCARD_OTHER, DISCARD_HIGHEST])
 
 
-def options(state: Table) -> tuple[int, ...]:
+def options(state: Position) -> tuple[int, ...]:
     """Returns the sorted actions of the pending decision (the commonest decisions first)."""
     kind = state.kind
     seat = state.player
@@ -139,7 +139,7 @@ def options(state: Table) -> tuple[int, ...]:
     return ()
 
 
-def _steal_options(state: Table, seat: int) -> tuple[int, ...]:
+def _steal_options(state: Position, seat: int) -> tuple[int, ...]:
     other = 1 - seat
     loot = state.loot
     laden = [c for c in state.board[STEAL * 2 + other] if any(loot[c * 5 : c * 5 + 5])]
@@ -152,7 +152,7 @@ def _steal_options(state: Table, seat: int) -> tuple[int, ...]:
     return tuple(legal)
 
 
-def effect(state: Table, action: int) -> None:
+def effect(state: Position, action: int) -> None:
     """Carries out the chosen option of the pending decision (the commonest decisions first)."""
     kind = state.kind
     seat = state.player
@@ -199,7 +199,7 @@ def effect(state: Table, action: int) -> None:
         _act(state, seat, f"drops {COLOURS[action - DROP_BASE]}")
 
 
-def _kill(state: Table, seat: int, card: int) -> None:
+def _kill(state: Position, seat: int, card: int) -> None:
     state.monsters.remove(card)
     state.monster_discards.append(card)
     _act(state, seat, _KILLS[card])
@@ -207,7 +207,7 @@ def _kill(state: Table, seat: int, card: int) -> None:
         _give(state, seat, _COLOUR[card], _multiplier(state))
 
 
-def _steal(state: Table, seat: int, action: int) -> None:
+def _steal(state: Position, seat: int, action: int) -> None:
     thief = _TEXT[state.high]
     if action == DONE:
         _act(state, seat, "steals nothing more" if state.taken else "steals nothing", "")

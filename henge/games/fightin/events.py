@@ -72,9 +72,8 @@ from henge.games.fightin.actions import (
     YELLOW,
 )
 from henge.games.fightin.choices import _ask, _chance
-from henge.games.fightin.scoring import _finish, _score, _score_other
-from henge.games.fightin.table import (
-    Table,
+from henge.games.fightin.position import (
+    Position,
     _deposit,
     _discard,
     _from_stock,
@@ -88,7 +87,8 @@ from henge.games.fightin.table import (
     _values,
     monster_values,
 )
-from henge.games.fightin.table import value as value  # a card's worth (F3), as the events count it
+from henge.games.fightin.position import value as value  # a card's worth (F3), as the events count it
+from henge.games.fightin.scoring import _finish, _score, _score_other
 
 _TEXT = box.CARD_TEXT
 _TURNED_OVER: tuple[tuple[str, ...], ...] = tuple(tuple(f"turns over {n} {text}" for text in _TEXT) for n in NOUNS)
@@ -102,7 +102,7 @@ _LAWYER_SPACES: tuple[str, ...] = tuple(f"{n} ({box.colour_of(n)})" if n else ""
 """Each space of the Big Lawyer's track (1..30) with its colour, as the log names it."""
 
 
-def run(state: Table) -> None:
+def run(state: Position) -> None:
     """Runs automatic steps until a chance node, a decision or the end."""
     state.phase = AUTO
     while state.phase == AUTO:
@@ -112,7 +112,7 @@ def run(state: Table) -> None:
 # -- set-up and rounds -----------------------------------------------------------------
 
 
-def _deals(state: Table) -> None:
+def _deals(state: Position) -> None:
     """F1: each seat deals one card face up to each event, seat 0 first."""
     for seat in (0, 1):
         for event in range(3):
@@ -124,7 +124,7 @@ def _deals(state: Table) -> None:
     state.step = DRAWS
 
 
-def _draws(state: Table) -> None:
+def _draws(state: Position) -> None:
     """F12: each seat draws up to five, or all its deck holds; seat 0 first."""
     for seat in (0, 1):
         if len(state.hands[seat]) < HAND and state.decks[seat]:
@@ -136,13 +136,13 @@ def _draws(state: Table) -> None:
         state.step = START_ROUND
 
 
-def _start_round(state: Table) -> None:
+def _start_round(state: Position) -> None:
     state.round += 1
     _note(state, _ROUND_STARTS[state.round])
     state.step = PLACES
 
 
-def _places(state: Table) -> None:
+def _places(state: Position) -> None:
     """F2: seat 0 then seat 1 places one hand card face down at each event, in event order."""
     hands = state.hands
     for seat in (0, 1):
@@ -155,7 +155,7 @@ def _places(state: Table) -> None:
     state.step = FIGHT_START
 
 
-def _reveal(state: Table, event: int) -> None:
+def _reveal(state: Position, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
     state.lead = -1
@@ -181,7 +181,7 @@ def _reveal(state: Table, event: int) -> None:
         _note(state, f"seat {gonagals[0]}'s Gonagal plays the pipes")
 
 
-def _end_gonagal(state: Table) -> None:
+def _end_gonagal(state: Position) -> None:
     """F14: the working Gonagal is the card discarded at the end of its event."""
     seat = state.gonagal
     _discard(state, GONAGAL[seat])
@@ -191,7 +191,7 @@ def _end_gonagal(state: Table) -> None:
 # -- Fightin' ----------------------------------------------------------------------------
 
 
-def _fight_start(state: Table) -> None:
+def _fight_start(state: Position) -> None:
     _reveal(state, FIGHT)
     if state.gonagal >= 0:  # F14: the next monster is flipped for the Gonagal
         state.lead = state.gonagal
@@ -208,11 +208,11 @@ def _fight_start(state: Table) -> None:
     _chance(state, FLIP, state.lead, FIGHT_RESOLVE)
 
 
-def _fight_tie(state: Table) -> None:
+def _fight_tie(state: Position) -> None:
     _ask(state, DISCARD_HIGHEST, 1, DRINK_START)
 
 
-def _fight_resolve(state: Table) -> None:
+def _fight_resolve(state: Position) -> None:
     lead = state.lead
     fighters = _total(_values(state), state.board[FIGHT * 2 + lead])
     monsters = sum(monster_values(state.monsters))
@@ -224,33 +224,33 @@ def _fight_resolve(state: Table) -> None:
         _ask(state, DISCARD_OWN, 1 - lead, FIGHT_CLOBBERED)
 
 
-def _fight_killed(state: Table) -> None:
+def _fight_killed(state: Position) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _ask(state, DISCARD_OWN, state.lead, FIGHT_OTHER_DISCARDS)
 
 
-def _fight_other_discards(state: Table) -> None:
+def _fight_other_discards(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_START)
 
 
-def _fight_clobbered(state: Table) -> None:
+def _fight_clobbered(state: Position) -> None:
     _ask(state, DISCARD_OTHER, 1 - state.lead, FIGHT_CLOBBER_MONSTER)
 
 
-def _fight_clobber_monster(state: Table) -> None:
+def _fight_clobber_monster(state: Position) -> None:
     _give(state, 1 - state.lead, WHITE, _multiplier(state))
     _ask(state, DISCARD_MONSTER, 1 - state.lead, DRINK_START)
 
 
-def _fight_gonagal_kill(state: Table) -> None:
+def _fight_gonagal_kill(state: Position) -> None:
     _ask(state, KILL, state.lead, FIGHT_GONAGAL_DISCARD)
 
 
-def _fight_gonagal_discard(state: Table) -> None:
+def _fight_gonagal_discard(state: Position) -> None:
     _ask(state, DISCARD_OTHER, state.lead, FIGHT_GONAGAL_END)
 
 
-def _fight_gonagal_end(state: Table) -> None:
+def _fight_gonagal_end(state: Position) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _give(state, state.lead, WHITE, _multiplier(state))
     _end_gonagal(state)
@@ -260,7 +260,7 @@ def _fight_gonagal_end(state: Table) -> None:
 # -- Drinkin' ----------------------------------------------------------------------------
 
 
-def _drink_start(state: Table) -> None:
+def _drink_start(state: Position) -> None:
     state.altar += _from_stock(state, BLUE, _multiplier(state))  # F14: served before anything else
     _reveal(state, DRINK)
     if state.gonagal >= 0:
@@ -291,24 +291,24 @@ def _drink_start(state: Table) -> None:
         _ask(state, DISCARD_HIGHEST, lead, DRINK_PASSED_OUT)
 
 
-def _drink_tie(state: Table) -> None:
+def _drink_tie(state: Position) -> None:
     _ask(state, DISCARD_HIGHEST, 1, STEAL_START)
 
 
-def _drink_other_discards(state: Table) -> None:
+def _drink_other_discards(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, STEAL_START)
 
 
-def _drink_passed_out(state: Table) -> None:
+def _drink_passed_out(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_GREEN)
 
 
-def _drink_green(state: Table) -> None:
+def _drink_green(state: Position) -> None:
     _give(state, 1 - state.lead, GREEN, _multiplier(state))
     state.step = STEAL_START
 
 
-def _drink_gonagal_end(state: Table) -> None:
+def _drink_gonagal_end(state: Position) -> None:
     lead = state.lead
     _note(state, f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
     state.awards[lead * 5 + BLUE] += state.altar
@@ -321,7 +321,7 @@ def _drink_gonagal_end(state: Table) -> None:
 # -- Stealin' ----------------------------------------------------------------------------
 
 
-def _rank(state: Table) -> tuple[int, int]:
+def _rank(state: Position) -> tuple[int, int]:
     """F6: the highest and second-highest thief cards (-1 where tied thieves cancel)."""
     values = _values(state)
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
@@ -333,7 +333,7 @@ def _rank(state: Table) -> tuple[int, int]:
     return places[0], places[1]
 
 
-def _steal_start(state: Table) -> None:
+def _steal_start(state: Position) -> None:
     _reveal(state, STEAL)
     state.taken = 0
     if state.gonagal >= 0:
@@ -347,7 +347,7 @@ def _steal_start(state: Table) -> None:
     state.step = STEAL_HIGH
 
 
-def _steal_high(state: Table) -> None:
+def _steal_high(state: Position) -> None:
     if state.high >= 0 and state.taken < _multiplier(state):
         _ask(state, STEAL_AWARDS, OWNER[state.high], STEAL_HIGH)
     else:
@@ -355,7 +355,7 @@ def _steal_high(state: Table) -> None:
         state.step = STEAL_SECOND
 
 
-def _steal_second(state: Table) -> None:
+def _steal_second(state: Position) -> None:
     if state.second >= 0 and state.taken < _multiplier(state):
         _ask(state, TAKE_YELLOWS, OWNER[state.second], STEAL_SECOND)
     else:
@@ -363,7 +363,7 @@ def _steal_second(state: Table) -> None:
         state.step = STEAL_LAWYER
 
 
-def _move_lawyer(state: Table) -> None:
+def _move_lawyer(state: Position) -> None:
     """F8: one space down per award on the thieves; 1 wraps to 30."""
     loot = state.loot
     moves = sum([sum(loot[c * 5 : c * 5 + 5]) for c in state.board[STEAL * 2] + state.board[STEAL * 2 + 1]])
@@ -371,7 +371,7 @@ def _move_lawyer(state: Table) -> None:
     _note(state, f"the Big Lawyer moves {moves} to {_LAWYER_SPACES[state.lawyer]}")
 
 
-def _steal_lawyer(state: Table) -> None:
+def _steal_lawyer(state: Position) -> None:
     state.high = state.second = -1  # the steals are over
     _move_lawyer(state)
     # F15: the Habeascorpus test on card values (F3).
@@ -390,21 +390,21 @@ def _steal_lawyer(state: Table) -> None:
     state.step = STEAL_SCARPER
 
 
-def _steal_scarper(state: Table) -> None:
+def _steal_scarper(state: Position) -> None:
     if not state.habeas[0]:
         _ask(state, SCARPER, 0, STEAL_SCARPER_OTHER)
     else:
         state.step = STEAL_SCARPER_OTHER
 
 
-def _steal_scarper_other(state: Table) -> None:
+def _steal_scarper_other(state: Position) -> None:
     if not state.habeas[1]:
         _ask(state, SCARPER, 1, STEAL_WEE_LAWYER)
     else:
         state.step = STEAL_WEE_LAWYER
 
 
-def _steal_wee_lawyer(state: Table) -> None:
+def _steal_wee_lawyer(state: Position) -> None:
     state.step = ROUND_END
     if state.habeas[0] == state.habeas[1]:
         return
@@ -419,7 +419,7 @@ def _steal_wee_lawyer(state: Table) -> None:
         _take_wee_lawyer(state, caught, colour)
 
 
-def _steal_gonagal(state: Table) -> None:
+def _steal_gonagal(state: Position) -> None:
     """F14: the Gonagal takes the opposing loot and its yellow award(s); nobody is caught."""
     lead = state.lead = state.gonagal
     gonagal = GONAGAL[lead]
@@ -431,13 +431,13 @@ def _steal_gonagal(state: Table) -> None:
     _ask(state, DISCARD_OTHER, lead, STEAL_GONAGAL_END)
 
 
-def _steal_gonagal_end(state: Table) -> None:
+def _steal_gonagal_end(state: Position) -> None:
     _deposit(state, GONAGAL[state.gonagal])  # F9: its loot goes to its owner as it leaves
     _end_gonagal(state)
     state.step = ROUND_END
 
 
-def _round_end(state: Table) -> None:
+def _round_end(state: Position) -> None:
     state.event = NO_EVENT
     state.gonagal = state.lead = state.high = state.second = -1
     state.taken = 0

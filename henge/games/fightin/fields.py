@@ -51,12 +51,12 @@ from henge.games.fightin.actions import (
 from henge.games.fightin.choices import options
 from henge.games.fightin.events import _rank
 from henge.games.fightin.observation import _loot, log_lines
-from henge.games.fightin.table import Table, _points
+from henge.games.fightin.position import Position, _points
 
 _TEXT = box.CARD_TEXT
 
 
-def fields(state: Table) -> dict[str, Any]:
+def fields(state: Position) -> dict[str, Any]:
     """Returns the full state (secrets included) as JSON fields."""
     return {
         "phase": PHASE_NAMES[state.phase],
@@ -134,7 +134,7 @@ def _mapping(value: Any, name: str) -> Mapping[str, Any]:
     return value
 
 
-def load(state: Table, fields: Mapping[str, Any]) -> None:
+def load(state: Position, fields: Mapping[str, Any]) -> None:
     """Sets the state from JSON fields, validating them; raises StateFormatError if bad."""
     state.phase = _name(fields["phase"], PHASE_NAMES, "phase")
     state.step = _name(fields["step"], STEP_NAMES, "step")
@@ -168,7 +168,7 @@ def load(state: Table, fields: Mapping[str, Any]) -> None:
     _load_context(state, fields)
 
 
-def _load_awards(state: Table, fields: Mapping[str, Any]) -> None:
+def _load_awards(state: Position, fields: Mapping[str, Any]) -> None:
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
     loot = fields["loot"]
     check(isinstance(loot, Mapping), "loot must map thief cards to five counts")
@@ -191,7 +191,7 @@ def _load_awards(state: Table, fields: Mapping[str, Any]) -> None:
     state.wee = [-1 if s is None else load_int(s, 0, 1, "wee lawyer holder") for s in wee]
 
 
-def _load_context(state: Table, fields: Mapping[str, Any]) -> None:
+def _load_context(state: Position, fields: Mapping[str, Any]) -> None:
     state.gonagal = load_int(fields["gonagal"], -1, 1, "gonagal")
     state.lead = load_int(fields["lead"], -1, 1, "lead")
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
@@ -246,7 +246,7 @@ def _load_context(state: Table, fields: Mapping[str, Any]) -> None:
 # -- G7: where a state can rest, and what fits it ---------------------------------------------------
 
 
-def _check_stage(state: Table) -> None:
+def _check_stage(state: Position) -> None:
     """The phase, step, decision, round, event and the seat to act fit each other (actions.ASKS,
     actions.CHANCES); the lead seat and a working Gonagal are named exactly where they apply."""
     phase, step, kind, seat, event, lead = state.phase, state.step, state.kind, state.player, state.event, state.lead
@@ -299,7 +299,7 @@ def _event_name(event: int) -> str:
     return EVENTS[event] if 0 <= event < NO_EVENT else "none"
 
 
-def _check_cards(state: Table) -> None:
+def _check_cards(state: Position) -> None:
     """Hand sizes (F12: five after a draw, or all the deck held; three placements leave two), the
     face-down cards (placed in event order, face down until their event) and the monsters fit the
     stage; the set-up deals one card to each event, seat 0 first, never a Gonagal (F1)."""
@@ -352,7 +352,7 @@ def _check_cards(state: Table) -> None:
     check(len(state.monsters) == monsters, f"{monsters} monster card(s) on the board here, not {len(state.monsters)}")
 
 
-def _check_setup(state: Table) -> None:
+def _check_setup(state: Position) -> None:
     counts = [len(state.board[e * 2 + seat]) for seat in (0, 1) for e in range(3)]  # in the order of the deals
     dealt = counts.index(0) if 0 in counts else 6
     check(counts == [1] * dealt + [0] * (6 - dealt), "the set-up deals one card to each event, seat 0 first")
@@ -375,7 +375,7 @@ def _check_setup(state: Table) -> None:
     check(state.lawyer == LAWYER_START and all(s < 0 for s in state.wee), "the lawyers start on 30 and off the board")
 
 
-def _check_counters(state: Table) -> None:
+def _check_counters(state: Position) -> None:
     """The ranked thieves, the awards taken by a steal, the seats caught, the colours dropped and
     the scores are set exactly where they apply and fit the board."""
     phase, step, kind = state.phase, state.step, state.kind

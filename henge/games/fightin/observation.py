@@ -16,7 +16,7 @@ from henge.games.fightin.actions import (
     PHASE_NAMES,
     STEAL,
 )
-from henge.games.fightin.table import Table
+from henge.games.fightin.position import Position
 
 _TEXT = box.CARD_TEXT
 HIDDEN = "hidden"
@@ -27,13 +27,13 @@ def _colours(counts: list[int]) -> dict[str, int]:
     return dict(zip(COLOURS, counts, strict=True))
 
 
-def _loot(state: Table) -> dict[str, dict[str, int]]:
+def _loot(state: Position) -> dict[str, dict[str, int]]:
     loot = state.loot
     thieves = state.board[STEAL * 2] + state.board[STEAL * 2 + 1]
     return {_TEXT[c]: _colours(loot[c * 5 : c * 5 + 5]) for c in thieves if any(loot[c * 5 : c * 5 + 5])}
 
 
-def observation(state: Table, player: int | None) -> dict[str, Any]:
+def observation(state: Position, player: int | None) -> dict[str, Any]:
     """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""
     if player is not None and player not in (0, 1):
         raise ValueError(f"seats run 0..1, not {player}")
@@ -84,7 +84,7 @@ def observation(state: Table, player: int | None) -> dict[str, Any]:
     }
 
 
-def log_lines(state: Table) -> list[str]:
+def log_lines(state: Position) -> list[str]:
     """Returns the last LOG_LINES lines of the game log, oldest first."""
     lines: list[str] = []
     node = state.log

@@ -54,7 +54,7 @@ from henge.games.fightin.actions import (
     TITLES,
     max_game_length,
 )
-from henge.games.fightin.table import Table, Trail
+from henge.games.fightin.position import Position, Trail
 
 _DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
@@ -67,7 +67,7 @@ _DECK_DRAWS: tuple[tuple[int, ...], ...] = tuple(tuple(c + DRAW_BASE for c in de
 """The outcomes of a draw from each seat's whole deck."""
 
 
-class FightinState(Table):
+class FightinState(Position):
     """A position: three events with each seat's cards, the monsters, awards, lawyers, hands and decks."""
 
     __slots__ = ("_known",)

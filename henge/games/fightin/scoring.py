@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from henge.games.fightin.actions import DROP_COLOUR, FINISH, OVER, SCORE_OTHER
 from henge.games.fightin.choices import _ask
-from henge.games.fightin.table import Table, _note, _points
+from henge.games.fightin.position import Position, _note, _points
 
 
-def _score(state: Table) -> None:
+def _score(state: Position) -> None:
     _ask(state, DROP_COLOUR, 0, SCORE_OTHER)
 
 
-def _score_other(state: Table) -> None:
+def _score_other(state: Position) -> None:
     _ask(state, DROP_COLOUR, 1, FINISH)
 
 
-def _finish(state: Table) -> None:
+def _finish(state: Position) -> None:
     scores = []
     for seat in (0, 1):
         points = _points(state, seat)

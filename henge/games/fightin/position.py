@@ -1,6 +1,6 @@
 """Fightin' an' Drinkin' an' Stealin'!: what lies on the table, as every rule step moves it.
 
-``Table``, the fields of a position: the base of the state class in
+``Position``, the fields of a position: the base of the state class in
 :mod:`henge.games.fightin.rules`, so that the rule modules read and write a state through it and
 never import the module that defines the state. Then the worth of the cards under the Wee Lawyers
 (F3, F4), the points a seat's awards count (F11), the awards moving between the stock, the seats
@@ -38,7 +38,7 @@ Trail = list[tuple[int, int, int, int]]
 """The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
 
 
-class Table(State):
+class Position(State):
     """The fields of a Fightin' position, as the rule modules read and write them; the state class
     (``FightinState``) sets them up, copies them and adds the public API."""
 
@@ -120,7 +120,7 @@ class Table(State):
 # -- values ---------------------------------------------------------------------
 
 
-def value(state: Table, card: int) -> int:
+def value(state: Position, card: int) -> int:
     """F3: a player's card is worth its number, or 0 under its owner's Wee Lawyer of its colour."""
     return _values(state)[card]
 
@@ -129,7 +129,7 @@ _VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
 """Every card's value, by who holds each colour's Wee Lawyer (3**5 ways at most; each made when first met)."""
 
 
-def _values(state: Table) -> tuple[int, ...]:
+def _values(state: Position) -> tuple[int, ...]:
     """Returns value() of every card (indexed by card) under the Wee Lawyers as they stand (F3)."""
     key = tuple(state.wee)
     values = _VALUES.get(key)
@@ -164,7 +164,7 @@ def monster_values(monsters: list[int]) -> list[int]:
     return values
 
 
-def _points(state: Table, seat: int) -> list[int]:
+def _points(state: Position, seat: int) -> list[int]:
     """F11: each colour's awards in half awards; a held Wee Lawyer's colour counts half."""
     held = state.awards[seat * 5 : seat * 5 + 5]
     return [count if state.wee[colour] == seat else 2 * count for colour, count in enumerate(held)]
@@ -173,18 +173,18 @@ def _points(state: Table, seat: int) -> list[int]:
 # -- awards and cards -------------------------------------------------------------------
 
 
-def _multiplier(state: Table) -> int:
+def _multiplier(state: Position) -> int:
     return 2 if state.round == state.rounds else 1  # the seventh (last) round is worth double
 
 
-def _from_stock(state: Table, colour: int, count: int) -> int:
+def _from_stock(state: Position, colour: int, count: int) -> int:
     """Takes up to ``count`` awards of a colour from stock; F10: what the stock lacks is not given."""
     count = min(count, state.stock[colour])
     state.stock[colour] -= count
     return count
 
 
-def _give(state: Table, seat: int, colour: int, count: int) -> None:
+def _give(state: Position, seat: int, colour: int, count: int) -> None:
     """Gives a seat ``count`` awards of a colour from stock."""
     count = _from_stock(state, colour, count)
     if count:
@@ -192,7 +192,7 @@ def _give(state: Table, seat: int, colour: int, count: int) -> None:
         _note(state, _EARNS[seat][colour][count])
 
 
-def _discard(state: Table, card: int) -> None:
+def _discard(state: Position, card: int) -> None:
     """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
     owner = OWNER[card]
     cards = state.board[state.event * 2 + owner]  # where cards leave the board: the event being resolved
@@ -214,19 +214,19 @@ def _discard(state: Table, card: int) -> None:
                 loot[at + colour] = 0
 
 
-def _loot_count(state: Table, card: int) -> int:
+def _loot_count(state: Position, card: int) -> int:
     at = card * 5
     return sum(state.loot[at : at + 5])
 
 
-def _move_loot(state: Table, source: int, target: int) -> None:
+def _move_loot(state: Position, source: int, target: int) -> None:
     loot = state.loot
     for colour in range(5):
         loot[target * 5 + colour] += loot[source * 5 + colour]
         loot[source * 5 + colour] = 0
 
 
-def _deposit(state: Table, card: int) -> None:
+def _deposit(state: Position, card: int) -> None:
     loot = state.loot
     at = card * 5
     if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
@@ -237,7 +237,7 @@ def _deposit(state: Table, card: int) -> None:
             loot[at + colour] = 0
 
 
-def _take_wee_lawyer(state: Table, seat: int, colour: int) -> None:
+def _take_wee_lawyer(state: Position, seat: int, colour: int) -> None:
     state.wee[colour] = seat
     _note(state, f"seat {seat} takes the {COLOURS[colour]} Wee Lawyer")
 
@@ -245,13 +245,13 @@ def _take_wee_lawyer(state: Table, seat: int, colour: int) -> None:
 # -- the record (G6) and the log ---------------------------------------------------------
 
 
-def _note(state: Table, text: str) -> None:
+def _note(state: Position, text: str) -> None:
     """A public line of the table, the rules' doing (actor -1): the log and every seat's record."""
     state.log = (state.log, text)  # state.log_line(text)
     state._log = Event(state._log, -1, text, None)
 
 
-def _act(state: Table, seat: int, text: str, line: str | None = None) -> None:
+def _act(state: Position, seat: int, text: str, line: str | None = None) -> None:
     """A seat's public move: ``text`` in the record (the entry names the seat), ``line`` in the
     log (default: ``seat N`` and the text); no line for a move the log does not tell."""
     state._log = Event(state._log, seat, text, None)
