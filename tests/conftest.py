@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,12 @@ the test session only: importlib.metadata finds its dist-info on sys.path."""
 if str(PLUGINS) not in sys.path:
     sys.path.insert(0, str(PLUGINS))
 reload_games()
+
+
+def shipped_games() -> list[str]:
+    """Returns the ids of the games henge itself ships: the entry points its pyproject.toml declares."""
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    return sorted(project["entry-points"]["henge.games"])
 
 
 def game_configs() -> list[tuple[str, int, dict[str, object]]]:

@@ -12,12 +12,14 @@ import ast
 import tomllib
 from pathlib import Path
 
+from conftest import shipped_games
+
 import henge
 from henge.core import plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "henge"
-SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
+SHIPPED = shipped_games()
 EXAMPLE = ROOT / "tests" / "plugins" / "henge_example_threecard"
 """The example game in a package of its own (installed by tests/conftest.py): its rules are held to the same."""
 PRESENTATION = {"bot", "search", "narrate", "terminal", "encode", "preview"}

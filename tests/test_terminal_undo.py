@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import shipped_games
 from rich.console import Console
 
 import henge
@@ -20,7 +21,7 @@ from henge.core import Game, State, open_turn, steps_of
 from henge.server.tables import NO_UNDO
 from henge.terminal.app import QuitGame, parse_choice, play_in_terminal
 
-SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
+SHIPPED = shipped_games()
 DECISIONS = 80
 """The person's decisions per game before the test quits it."""
 

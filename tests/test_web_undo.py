@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from conftest import shipped_games
 from fastapi.testclient import TestClient
 from web_support import Seat, create, credentials, live_table, running, seat, view_decision
 
@@ -29,7 +30,7 @@ from henge.core import Game, Step, open_turn, steps_of, turns
 from henge.server.store import SeatRecord, Store, TableRecord
 from henge.server.tables import NO_UNDO, Connection, LiveTable, TableError
 
-SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
+SHIPPED = shipped_games()
 GAME_FIELDS = ("observation", "legal", "to_move", "chance", "over", "returns", "seq", "undo", "last_turn")
 DECISIONS = 60
 """The person's decisions per game (a game that ends sooner is played to its end)."""
