@@ -181,7 +181,7 @@ def test_a_part_named_but_missing_is_named_when_it_is_first_loaded(install: Inst
     )
     assert _refused(broken.load_encoder).startswith("game 'broken': its encoder part henge_broken.encode is missing")
     # The bots reach the rule-based player through the same check.
-    assert _refused(lambda: heuristics.chooser("broken")) == _refused(broken.load_bot)
+    assert _refused(lambda: heuristics.knowledge("broken")) == _refused(broken.load_bot)
     decision = Decision("broken", 0, {}, [0, 1], ["a", "b"], random.Random(0))
     assert _refused(lambda: HeuristicAgent().choose(decision)) == _refused(broken.load_bot)
     _the_others_still_load()

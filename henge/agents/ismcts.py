@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from henge.agents import heuristics
+from henge.agents.heuristics import Knowledge
 from henge.core import CHANCE, TERMINAL, Decision, State, make_decision, sample_chance
 
 DEFAULT_ITERATIONS = 300
@@ -85,9 +86,6 @@ DEFAULT_FINISH = 8
 DEFAULT_SETTLE = 40
 
 Sampler = Callable[[random.Random], State]
-Evaluator = Callable[[State], list[float]]
-Settled = heuristics.Settled
-Policy = Callable[[Decision], int]
 
 
 @dataclass(frozen=True)
@@ -174,21 +172,18 @@ class SearchResult:
 
 
 class Tree:
-    """A search tree over one information set of ``seat``, with the determinizations it keeps."""
+    """A search tree over one information set of ``seat``, with the determinizations it keeps.
 
-    def __init__(
-        self,
-        seat: int,
-        config: SearchConfig,
-        evaluate: Evaluator | None,
-        policy: Policy | None = None,
-        settled: Settled | None = None,
-    ) -> None:
+    What the search knows of the game (its evaluation, rule-based player, settled positions) is
+    ``knowledge``; an empty :class:`Knowledge` searches with random rollouts to the end."""
+
+    def __init__(self, seat: int, config: SearchConfig, knowledge: Knowledge) -> None:
         self.seat = seat
         self.config = config
-        self.evaluate = evaluate
-        self.policy = policy
-        self.settled = settled if evaluate is not None and config.settle else None
+        self.knowledge = knowledge
+        self.evaluate = evaluate = knowledge.evaluate
+        self.policy = knowledge.guide
+        self.settled = knowledge.settled if evaluate is not None and config.settle else None
         """Where the evaluation may be read (None: anywhere); see ``SearchConfig.settle``."""
         self.root = _Node(-1)
         self.worlds: list[tuple[State, list[float] | None, int]] = []
@@ -388,7 +383,7 @@ class Tree:
             if state.current_player() != self.seat:
                 return None
             worlds.append((state, baseline, luck))
-        subtree = Tree(self.seat, self.config, self.evaluate, self.policy, self.settled)
+        subtree = Tree(self.seat, self.config, self.knowledge)
         subtree.root = child
         subtree.worlds = worlds
         return subtree
@@ -415,13 +410,12 @@ def search(
     seat: int,
     rng: random.Random,
     config: SearchConfig,
-    evaluate: Evaluator | None,
+    knowledge: Knowledge,
     *,
-    policy: Policy | None = None,
-    settled: Settled | None = None,
     tree: Tree | None = None,
 ) -> tuple[SearchResult, Tree]:
-    """Searches from the decision of ``seat`` whose determinizations ``sample`` draws; returns the best action.
+    """Searches from the decision of ``seat`` whose determinizations ``sample`` draws, with what the search
+    knows of the game; returns the best action.
 
     A ``tree`` kept from the seat's previous decision (see :meth:`Tree.after`)
     is grown further: its visits count towards ``config.iterations``, though
@@ -430,7 +424,7 @@ def search(
     start = time.perf_counter()
     deadline = None if config.seconds is None else time.process_time() + config.seconds
     if tree is None:
-        tree = Tree(seat, config, evaluate, policy, settled)
+        tree = Tree(seat, config, knowledge)
     limit = config.iterations
     if limit is not None and tree.root.visits:
         limit = max(limit - tree.root.visits, (limit + 3) // 4)
@@ -461,10 +455,15 @@ def _no_cycle_collection() -> Iterator[None]:
 def config_for(game_id: str, settings: dict[str, Any]) -> SearchConfig:
     """Returns the search settings for ``game_id``: ``settings``, then the game's own, then the defaults.
 
-    A game's heuristic module may name settings that suit it (``SEARCH``),
+    A game's search part may name settings that suit it (``SEARCH``),
     e.g. fewer iterations where its rule-based player is slow.
     """
-    return SearchConfig(**{**heuristics.search_settings(game_id), **settings})
+    return configured(heuristics.knowledge(game_id), settings)
+
+
+def configured(knowledge: Knowledge, settings: dict[str, Any]) -> SearchConfig:
+    """Returns the search settings: ``settings``, then the game's own (``knowledge.settings``), then the defaults."""
+    return SearchConfig(**{**knowledge.settings, **settings})
 
 
 def believed(sample: Sampler, weigh: Callable[[State], float], tries: int) -> Sampler:
@@ -512,23 +511,13 @@ class ISMCTSAgent:
         if len(legal) == 1:
             self._kept = None
             return legal[0]
-        game_id = decision.game_id
-        self.config = config = config_for(game_id, self.settings)
+        known = heuristics.knowledge(decision.game_id)
+        self.config = config = configured(known, self.settings)
         sample: Sampler = decision.sample_state
-        weigh = heuristics.belief(game_id, decision.observation)
+        weigh = None if known.belief is None else known.belief(decision.observation)
         if weigh is not None and config.belief_tries > 1:
             sample = believed(sample, weigh, config.belief_tries)
         kept = self._kept if self._kept is not None and self._kept.fits(decision) else None
-        policy = heuristics.guide(game_id)
-        self.last, tree = search(
-            sample,
-            decision.seat,
-            decision.rng,
-            config,
-            heuristics.evaluator(game_id),
-            policy=policy,
-            settled=heuristics.settled(game_id),
-            tree=kept,
-        )
+        self.last, tree = search(sample, decision.seat, decision.rng, config, known, tree=kept)
         self._kept = tree.after(self.last.action) if config.reuse else None
         return self.last.action

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.ismcts import SearchConfig, SearchResult, config_for, search
+from henge.agents.ismcts import SearchConfig, SearchResult, configured, search
 from henge.core import Decision, State
 
 
@@ -45,16 +45,7 @@ class CheatingMCTSAgent:
         def sample(rng: random.Random) -> State:
             return state.clone()
 
-        game_id = decision.game_id
-        self.config = config_for(game_id, self.settings)
-        policy = heuristics.guide(game_id)
-        self.last, _ = search(
-            sample,
-            decision.seat,
-            decision.rng,
-            self.config,
-            heuristics.evaluator(game_id),
-            policy=policy,
-            settled=heuristics.settled(game_id),
-        )
+        known = heuristics.knowledge(decision.game_id)
+        self.config = configured(known, self.settings)
+        self.last, _ = search(sample, decision.seat, decision.rng, self.config, known)
         return self.last.action
