@@ -23,7 +23,8 @@ from rich.table import Table
 
 import henge
 from henge.agents import heuristics, make_agent, make_decision
-from henge.agents.ismcts import configured, search
+from henge.agents.search_config import configured
+from henge.agents.tree import search
 from henge.core import CHANCE, TERMINAL, Game, State
 from henge.records import agent_rng, play, sample_chance
 

@@ -545,7 +545,7 @@ def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
 def test_a_kept_tree_never_plays_an_action_grown_in_worlds_the_decision_ruled_out():
     """Regression (Fightin' tournament): a kept subtree's root held 'take yellow', grown in worlds
     where the seat next took loot; the real decision was a steal, and the most visited edge won."""
-    from henge.agents.ismcts import _Node
+    from henge.agents.tree import _Node
 
     state = _decision_points("stonerush", 3, seed=2, every=3)[4]
     seat = state.current_player()

@@ -16,7 +16,8 @@ import random
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.ismcts import SearchConfig, SearchResult, configured, search
+from henge.agents.search_config import SearchConfig, configured
+from henge.agents.tree import SearchResult, search
 from henge.core import Decision, State
 
 
