@@ -44,8 +44,8 @@ class GamePlugin:
     bot: str | None = None
     """Module of the rule-based player: ``choose(decision) -> action``."""
     search: str | None = None
-    """Module of what a search knows of the game: ``evaluate(state)``, optionally ``settled``, ``belief``
-    and ``SEARCH`` (:mod:`henge.agents.heuristics`)."""
+    """Module of what a search knows of the game: ``evaluate(state)``, optionally ``settled``, ``belief``,
+    ``SEARCH`` and ``OPENSPIEL_SECONDS`` (:class:`~henge.core.parts.SearchPart`, :mod:`henge.agents.heuristics`)."""
     narrator: str | None = None
     """``module:function`` writing a seat's log lines from two successive observations."""
     terminal: str | None = None
