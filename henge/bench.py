@@ -23,7 +23,8 @@ from rich.table import Table
 
 import henge
 from henge.agents import heuristics, make_agent, make_decision
-from henge.agents.ismcts import config_for, search
+from henge.agents.search_config import configured
+from henge.agents.tree import search
 from henge.core import CHANCE, TERMINAL, Game, State
 from henge.records import agent_rng, play, sample_chance
 
@@ -103,17 +104,14 @@ def _search_speed(samples: list[tuple[State, int]], rng: random.Random) -> float
     positions = positions[:: max(1, len(positions) // _SEARCH_POSITIONS)][:_SEARCH_POSITIONS]
     if not positions:
         return 0.0
-    game_id = positions[0].game.info.id
-    config = config_for(game_id, {"iterations": _SEARCH_ITERATIONS})
-    evaluate = heuristics.evaluator(game_id)
-    policy = heuristics.guide(game_id)
-    settled = heuristics.settled(game_id)
+    known = heuristics.knowledge(positions[0].game.info.id)
+    config = configured(known, {"iterations": _SEARCH_ITERATIONS})
     iterations = 0
     seconds = 0.0
     for state in positions:
         seat = state.current_player()
         decision = make_decision(state, seat, random.Random(rng.random()), samples=True)
-        result, _ = search(decision.sample_state, seat, decision.rng, config, evaluate, policy=policy, settled=settled)
+        result, _ = search(decision.sample_state, seat, decision.rng, config, known)
         iterations += result.iterations
         seconds += result.seconds
     return iterations / seconds

@@ -18,20 +18,30 @@ second and their ratios to hearts, and the microseconds of ``clone()`` early
 in a game (move 50) and late (move 3,000, or the second-to-last move of the
 longest of a few random games where none runs that long).
 
+``python -m henge.bench_openspiel`` (:func:`main`) times bots instead: the processor seconds per
+decision of henge's ``ismcts``, which are the budget that gives OpenSpiel's ISMCTS
+(``openspiel-ismcts``) equal time (a game's ``OPENSPIEL_SECONDS``), and of that bot at its budget,
+on the same positions.
+
 ``pyspiel`` is imported only when this runs (the ``openspiel`` extra).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
+import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from rich.table import Table
 
 import henge
+from henge.agents import heuristics, make_agent
 from henge.bench import bench_players
+from henge.core import make_decision, sample_chance
 
 CHANCE = -1
 TERMINAL = -4
@@ -239,3 +249,89 @@ def table(results: list[dict[str, Any]]) -> Table:
         clone = statistics.median(r["hearts us/clone@early"] for r in results)
         out.add_row("hearts (C++)", "4", f"{hearts:,.0f}", "1", "1", "1", us(clone, EARLY_MOVE), "")
     return out
+
+
+# --- equal time: the seconds per decision of henge's ismcts, the budget of OpenSpiel's ------------
+
+
+def decision_seconds(
+    spec: str, game_id: str, players: int, *, decisions: int = 20, games: int = 1, seed: int = 0
+) -> list[float]:
+    """Returns the processor seconds of ``spec``'s decisions with a choice, at least ``decisions`` of them.
+
+    The positions come from ``games`` games (seeds ``seed``, ``seed + 1`` ...) played by the rule-based
+    player at every seat (random where the game has none): turns spread over whole games, taken in a seeded
+    random order, each played out by a fresh ``spec`` bot (so a search that keeps its tree between the steps
+    of a turn does so), until enough decisions are timed or no turn is left. As in a tournament, the time is
+    that of ``choose``, the seat's samples included. The same arguments give the same positions to every bot.
+    """
+    game = henge.load(game_id, players)
+    starts: list[Any] = []
+    last_seat = [-1]
+
+    def keep(state: Any, action: int, text: str) -> None:
+        seat = state.current_player()
+        if seat >= 0 and seat != last_seat[0]:
+            starts.append(state.clone())
+        if seat >= 0:
+            last_seat[0] = seat
+
+    guide = "heuristic" if heuristics.has_heuristic(game_id) else "random"
+    for number in range(games):
+        last_seat[0] = -1
+        henge.play(game, [guide] * players, seed=seed + number, on_action=keep)
+    order = list(range(len(starts)))
+    random.Random(seed).shuffle(order)
+    times: list[float] = []
+    for index in order:
+        if len(times) >= decisions:
+            break
+        state = starts[index].clone()
+        seat = state.current_player()
+        agent = make_agent(spec, evaluation=True)
+        rng = random.Random(f"{seed}/{index}")
+        while not state.is_terminal() and state.current_player() in (seat, -1):
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            decision = make_decision(state, seat, rng, samples=agent.needs_samples)
+            cpu = time.process_time()
+            action = agent.choose(decision)
+            spent = time.process_time() - cpu
+            if len(decision.legal_actions) > 1:
+                times.append(spent)
+            state.apply_action(action)
+    return times
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Prints, per game, the mean processor seconds per decision with a choice of each bot named.
+
+    ``python -m henge.bench_openspiel`` measures henge's ``ismcts`` (its mean is the game's equal time,
+    ``OPENSPIEL_SECONDS`` of its search part) and ``openspiel-ismcts`` at its default, equal-time budget,
+    on the same positions.
+    """
+    parser = argparse.ArgumentParser(prog="python -m henge.bench_openspiel", description=main.__doc__)
+    parser.add_argument("game_ids", nargs="*", metavar="GAME", help="game ids (default: every game)")
+    parser.add_argument("--players", type=int, help="player count (default: each game's least)")
+    parser.add_argument("--bots", default="ismcts,openspiel-ismcts", help="bots to time, comma-separated")
+    parser.add_argument("--decisions", type=int, default=20, help="decisions with a choice per bot and game")
+    parser.add_argument("--games", type=int, default=1, help="games whose turns are the positions timed")
+    parser.add_argument("--seed", type=int, default=0, help="the first of those games' seeds")
+    args = parser.parse_args(argv)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    print("| game | players | bot | decisions | cpu s/decision (mean) | median | max |")
+    print("|---|---|---|---|---|---|---|")
+    for game_id in args.game_ids or henge.list_games():
+        players = args.players or henge.game_class(game_id).info.min_players
+        for bot in bots:
+            times = decision_seconds(bot, game_id, players, decisions=args.decisions, games=args.games, seed=args.seed)
+            print(
+                f"| {game_id} | {players} | {bot} | {len(times)} | {statistics.fmean(times):.4f} "
+                f"| {statistics.median(times):.4f} | {max(times):.4f} |"
+            )
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

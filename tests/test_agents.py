@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -23,9 +24,10 @@ from henge.agents import (
     make_agent,
     make_decision,
 )
+from henge.agents.heuristics import NOTHING, Knowledge
 from henge.agents.ismcts import SearchConfig, Tree, config_for, search
 from henge.cli import main
-from henge.core import State
+from henge.core import State, plugin
 from henge.records import play, sample_chance
 from henge.tournament import (
     TournamentConfig,
@@ -189,10 +191,27 @@ def test_bot_settings_are_parsed_and_bad_ones_named():
 
 def test_heuristic_names_the_games_that_have_one():
     with pytest.raises(ValueError, match="games with one: druid_olympics, fightin, first_druid, spell_casting, st"):
-        heuristics.module_for("no_such_game")
+        heuristics.chooser("no_such_game")
     decision = Decision("no_such_game", 0, {}, [0, 1], ["a", "b"], random.Random(0))
     with pytest.raises(ValueError, match="no heuristic player for 'no_such_game'"):
         HeuristicAgent().choose(decision)
+
+
+def test_the_search_knowledge_of_a_game_is_resolved_once_from_its_parts():
+    for game_id in heuristics.known():
+        known = heuristics.knowledge(game_id)
+        assert heuristics.knowledge(game_id) is known  # resolved once per game
+        descriptor = plugin(game_id)
+        bot = descriptor.load_bot()
+        search_part = descriptor.load_search() or bot  # a game without a search part keeps it in its bot
+        assert known.guide == bot.choose and heuristics.chooser(game_id) == bot.choose
+        assert known.evaluate == search_part.evaluate == heuristics.evaluator(game_id)
+        assert known.settled == getattr(search_part, "settled", None)
+        assert dict(known.settings) == dict(getattr(search_part, "SEARCH", {}))
+    assert heuristics.knowledge("druid_olympics").settled is not None
+    assert heuristics.knowledge("stonerush").belief is not None
+    assert heuristics.knowledge("no_such_game") is heuristics.NOTHING
+    assert heuristics.knowledge("threecard") is heuristics.NOTHING  # names neither a bot nor a search part
 
 
 def test_a_single_legal_action_is_played_at_once_without_sampling():
@@ -213,7 +232,8 @@ def test_ismcts_respects_a_time_budget():
 
 
 def test_ismcts_without_an_evaluation_plays_out_to_the_end_within_its_cap(monkeypatch):
-    monkeypatch.setattr(heuristics, "evaluator", lambda game_id: None)
+    known = dataclasses.replace(heuristics.knowledge("stonerush"), evaluate=None)
+    monkeypatch.setattr(heuristics, "knowledge", lambda game_id: known)
     state = _decision_points("stonerush", 5, seed=2, every=5)[1]
     seat = state.current_player()
     agent = ISMCTSAgent(iterations=100_000, seconds=0.2)
@@ -385,7 +405,7 @@ def test_a_kept_tree_keeps_only_the_worlds_that_fit_the_next_decision():
     seat = here.current_player()
     elsewhere = next(s for s in states[5:] if s.current_player() == seat)
     decision = make_decision(here, seat, random.Random(1), samples=False)
-    tree = Tree(seat, SearchConfig(), None)
+    tree = Tree(seat, SearchConfig(), NOTHING)
     tree.worlds = [(elsewhere.clone(), None, 0), (here.clone(), None, 0)]
     assert tree.fits(decision)
     assert [w.to_json() for w, _, _ in tree.worlds] == [here.to_json()]
@@ -426,7 +446,7 @@ def test_ismcts_finishes_the_turn_it_stopped_in_with_the_rule_based_player():
     finished = 0
     for state in states[:40]:
         mover = state.current_player()
-        tree = Tree(mover, SearchConfig(finish=20), None, policy)
+        tree = Tree(mover, SearchConfig(finish=20), Knowledge(guide=policy))
         world = state.clone()
         tree._finish(world, mover, random.Random(0))
         assert world.is_terminal() or world.current_player() != mover
@@ -434,7 +454,7 @@ def test_ismcts_finishes_the_turn_it_stopped_in_with_the_rule_based_player():
         finished += bool(calls)
         calls.clear()
         unfinished = state.clone()
-        Tree(mover, SearchConfig(finish=0), None, policy)._finish(unfinished, mover, random.Random(0))
+        Tree(mover, SearchConfig(finish=0), Knowledge(guide=policy))._finish(unfinished, mover, random.Random(0))
         assert unfinished.to_json() == state.to_json() and not calls
     assert finished >= 10
 
@@ -444,10 +464,9 @@ def test_ismcts_reads_the_evaluation_only_where_the_game_calls_it_settled():
     search's rollouts (and each determinization's baseline) are played on to such a position, or
     to the end, before the evaluation is read; with ``settle=0`` they are read after the depth."""
     game_id = "druid_olympics"
-    settled = heuristics.settled(game_id)
-    assert settled is not None
-    evaluate = heuristics.evaluator(game_id)
-    assert evaluate is not None
+    known = heuristics.knowledge(game_id)
+    settled, evaluate = known.settled, known.evaluate
+    assert settled is not None and evaluate is not None
     read: list[bool] = []
 
     def recorded(state: State) -> list[float]:
@@ -455,14 +474,14 @@ def test_ismcts_reads_the_evaluation_only_where_the_game_calls_it_settled():
         return evaluate(state)
 
     states = _decision_points(game_id, 4, seed=3, every=25)[:4]
-    policy = heuristics.guide(game_id)
+    recording = dataclasses.replace(known, evaluate=recorded)
     for settle in (40, 0):
         read.clear()
         for state in states:
             seat = state.current_player()
             decision = make_decision(state, seat, random.Random(1), samples=True)
             config = config_for(game_id, {"iterations": 30, "seconds": None, "settle": settle})
-            search(decision.sample_state, seat, decision.rng, config, recorded, policy=policy, settled=settled)
+            search(decision.sample_state, seat, decision.rng, config, recording)
         assert len(read) >= 100
         assert all(read) if settle else not all(read)
 
@@ -487,7 +506,8 @@ def test_ismcts_plays_on_for_a_settled_position_at_most_settle_decisions():
     start = decisions(state)
     for settle, always in ((5, False), (0, False), (5, True)):
         seen.clear()
-        tree = Tree(0, SearchConfig(rollout_depth=3, settle=settle), decisions_made, None, lambda s, a=always: a)
+        known = Knowledge(evaluate=decisions_made, settled=lambda s, a=always: a)
+        tree = Tree(0, SearchConfig(rollout_depth=3, settle=settle), known)
         tree._rollout(state.clone(), random.Random(0), 3, 0)
         expected = 3 + (0 if always else settle)
         assert seen == [start + expected]
@@ -499,8 +519,7 @@ def test_ismcts_meets_the_same_luck_on_the_way_to_a_settled_position_in_one_dete
     gives other draws (common random numbers between a determinization's rollouts and its baseline)."""
     game_id = "druid_olympics"
     config = config_for(game_id, {"iterations": 10, "seconds": None})
-    evaluate = heuristics.evaluator(game_id)
-    tree = Tree(0, config, evaluate, heuristics.guide(game_id), heuristics.settled(game_id))
+    tree = Tree(0, config, heuristics.knowledge(game_id))
     states = [s for s in _decision_points(game_id, 5, seed=1, every=3) if s.to_json()["state"]["phase"] == "move"]
     differ = 0
     for state in states[len(states) // 2 :][:12]:  # past the coloured ring, where the hand counts
@@ -526,14 +545,14 @@ def test_each_game_names_its_own_search_settings_and_explicit_ones_win():
 def test_a_kept_tree_never_plays_an_action_grown_in_worlds_the_decision_ruled_out():
     """Regression (Fightin' tournament): a kept subtree's root held 'take yellow', grown in worlds
     where the seat next took loot; the real decision was a steal, and the most visited edge won."""
-    from henge.agents.ismcts import _Node
+    from henge.agents.tree import _Node
 
     state = _decision_points("stonerush", 3, seed=2, every=3)[4]
     seat = state.current_player()
     legal = state.legal_actions()
     players = state.game.num_players
     ruled_out = max(legal) + 1
-    tree = Tree(seat, SearchConfig(), None)
+    tree = Tree(seat, SearchConfig(), NOTHING)
     tree.worlds = [(state.clone(), None, 0)]
     for action, visits in ((legal[0], 3), (ruled_out, 50)):
         child = tree.root.children[action * players + seat] = _Node(seat)
@@ -566,11 +585,11 @@ def test_a_search_holds_the_cycle_collector_off_only_while_it_runs():
     seat = state.current_player()
     decision = make_decision(state, seat, random.Random(0), samples=True)
     config = SearchConfig(iterations=20)
-    search(decision.sample_state, seat, decision.rng, config, None, policy=policy)
+    search(decision.sample_state, seat, decision.rng, config, Knowledge(guide=policy))
     assert seen and not any(seen) and gc.isenabled()
     gc.disable()
     try:
-        search(decision.sample_state, seat, decision.rng, config, None, policy=policy)
+        search(decision.sample_state, seat, decision.rng, config, Knowledge(guide=policy))
         assert not gc.isenabled()
     finally:
         gc.enable()

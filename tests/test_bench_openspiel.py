@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
 
 import henge
-from henge.bench_openspiel import against_hearts, clone_us, late_state, playout, playout_readme
+from henge.bench_openspiel import against_hearts, clone_us, decision_seconds, late_state, playout, playout_readme
+from henge.bench_openspiel import main as equal_time_main
 from henge.cli import main
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -51,3 +54,21 @@ def test_the_command_line_flag():
     assert out.exit_code == 0, out.output
     (result,) = json.loads(out.output)
     assert result["game"] == "fightin" and result["decisions ratio"] > 0
+
+
+def test_the_equal_time_measurement_times_each_bot_on_the_same_positions(capsys):
+    """``python -m henge.bench_openspiel`` times the bots' decisions with a choice, each on the same positions."""
+    first = decision_seconds("heuristic", "fightin", 2, decisions=4, seed=2)
+    assert len(first) >= 4 and all(t >= 0 for t in first)  # whole turns: at least as many as asked
+    assert len(decision_seconds("random", "fightin", 2, decisions=4, seed=2)) == len(first)
+    equal_time_main(["fightin", "--bots", "random,openspiel-ismcts:simulations=2", "--decisions", "2"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| fightin |")]
+    assert [row.split(" | ")[2] for row in rows] == ["random", "openspiel-ismcts:simulations=2"]
+    assert all(int(row.split(" | ")[3]) >= 2 for row in rows)
+
+
+def test_no_bot_module_imports_the_measurement():
+    """The measurement imports the bots and the adapter's bot; neither imports it back."""
+    code = "import sys, henge.agents, henge.adapters.openspiel_bot; print('henge.bench_openspiel' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

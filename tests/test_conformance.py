@@ -14,7 +14,7 @@ import pytest
 from conftest import config_id, game_configs, knob_configs
 
 import henge
-from henge.core import CHANCE, TERMINAL, IllegalActionError, State, StateFormatError
+from henge.core import CHANCE, PARTS, TERMINAL, GamePlugin, IllegalActionError, State, StateFormatError, plugin
 
 CONFIGS = game_configs()
 GAMES_PER_CONFIG = 3
@@ -219,6 +219,29 @@ def test_bad_loads_and_bad_json_are_refused_clearly(game_id):
     tampered["history"] = tampered["history"][:-1]
     with pytest.raises(StateFormatError):
         game.state_from_json(tampered)
+
+
+NOT_PARTS = {"id", "package", "game", "board_js", "rules_page", "public", "api_version"}
+"""The fields of a plugin that name no part checked against an interface: the rules are checked as a
+Game class, the browser drawing and the rules page are texts."""
+
+
+def test_every_part_a_plugin_may_name_has_an_interface():
+    assert set(GamePlugin.__dataclass_fields__) - NOT_PARTS == set(PARTS)
+
+
+@pytest.mark.parametrize("game_id", henge.list_games())
+def test_every_named_part_loads_and_matches_its_interface(game_id):
+    """Each part a game names is imported and checked against its interface (henge.core.parts) when first
+    loaded: a part that is missing or does not match raises PluginError. The parts it does not name stay None."""
+    descriptor = plugin(game_id)
+    assert descriptor.game_class().info.id == game_id
+    for part in PARTS:
+        found = descriptor.load_part(part)
+        assert (found is None) == (getattr(descriptor, part) is None), part
+        assert descriptor.load_part(part) is found  # checked once, then kept
+    for text in (descriptor.board_script(), descriptor.rules_text()):
+        assert text is None or text.strip()
 
 
 def test_unknown_game_names_the_games():

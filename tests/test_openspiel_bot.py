@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -14,7 +15,8 @@ pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
 import henge
 from henge.adapters import openspiel_bot
-from henge.agents import agent_names, check_agent, make_agent, make_decision
+from henge.agents import agent_names, check_agent, heuristics, make_agent, make_decision
+from henge.agents.heuristics import NOTHING
 from henge.core import State
 from henge.records import sample_chance
 from henge.tournament import MatchConfig, TournamentConfig, run
@@ -135,6 +137,17 @@ def test_openspiel_ismcts_settings_are_parsed_and_bad_ones_named():
         make_agent("openspiel-ismcts:simulations=1", evaluation=True)
     with pytest.raises(ValueError, match="positive"):
         make_agent("openspiel-ismcts:seconds=0", evaluation=True)
+
+
+def test_a_game_names_its_own_equal_time_in_its_search_part(monkeypatch):
+    """A game's search part may name ``OPENSPIEL_SECONDS`` (player count to seconds): it wins over the
+    table kept for the games that name none, at the nearest player count."""
+    assert openspiel_bot.equal_seconds("first_druid", 4) == openspiel_bot.EQUAL_SECONDS["first_druid", 4]
+    own = dataclasses.replace(heuristics.knowledge("stonerush"), openspiel_seconds={3: 0.5, 5: 0.7})
+    monkeypatch.setattr(heuristics, "knowledge", lambda game_id: own if game_id == "stonerush" else NOTHING)
+    assert [openspiel_bot.equal_seconds("stonerush", n) for n in (3, 4, 5)] == [0.5, 0.5, 0.7]
+    assert make_agent("openspiel-ismcts", evaluation=True).budget("stonerush", 5) == (None, 0.7)
+    assert openspiel_bot.equal_seconds("fightin", 2) == openspiel_bot.EQUAL_SECONDS["fightin", 2]
 
 
 def test_openspiel_ismcts_plays_only_in_evaluations():

@@ -8,7 +8,10 @@ playthroughs and the web server's leak checks run on it as on every registered g
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
+import random
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,9 +22,9 @@ from conftest import game_configs
 from rich.pretty import Pretty
 
 import henge
-from henge.agents import heuristics
+from henge.agents import Decision, HeuristicAgent, heuristics
 from henge.cli import main
-from henge.core import ENTRY_POINT_GROUP, PluginError, game_problems, plugin, reload_games
+from henge.core import ENTRY_POINT_GROUP, GamePlugin, PluginError, game_problems, plugin, reload_games
 from henge.core import generic_narrator as generic
 from henge.server.narrate import narrator
 from henge.terminal import decision_text, renderer
@@ -45,9 +48,11 @@ def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Install
         (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
         lines = "".join(f"{entry} = {target}\n" for entry, target in entries.items())
         (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{lines}")
-        for module, source in sources.items():
-            (tmp_path / f"{module}.py").write_text(source)
-            modules.append(module)
+        for module, source in sources.items():  # "package/module" writes a module of a package
+            path = tmp_path / f"{module}.py"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(source)
+            modules.append(module.replace("/", ".").removesuffix(".__init__"))
         reload_games()
 
     yield installer
@@ -143,3 +148,94 @@ def test_a_second_package_offering_a_game_id_is_named_with_the_first(install: In
         henge.game_class("stonerush")
     assert str(raised.value) == problem
     _the_others_still_load(missing="stonerush")
+
+
+# --- parts that do not match their interface ------------------------------------------------------
+
+BROKEN = "from henge.core import GamePlugin\n\nPLUGIN = GamePlugin(id='broken', package=__name__, game='rules:X', {})\n"
+"""A game package naming the parts given (its rules are never loaded by these tests)."""
+
+
+def _broken(install: Installer, fields: str, modules: dict[str, str]) -> GamePlugin:
+    sources = {"henge_broken/__init__": BROKEN.format(fields), **{f"henge_broken/{m}": s for m, s in modules.items()}}
+    install("henge-broken", {"broken": "henge_broken:PLUGIN"}, sources)
+    return plugin("broken")
+
+
+def _refused(load: Callable[[], object]) -> str:
+    with pytest.raises(PluginError) as raised:
+        load()
+    return str(raised.value)
+
+
+def test_a_part_named_but_missing_is_named_when_it_is_first_loaded(install: Installer):
+    broken = _broken(install, "bot='bot', narrator='narrate:narrate', encoder='encode'", {"narrate": "x = 1\n"})
+    assert "broken" in henge.list_games() and game_problems() == []  # listing loads no part
+    assert (
+        _refused(broken.load_bot)
+        == "game 'broken': its bot part henge_broken.bot is missing: there is no module henge_broken.bot"
+    )
+    assert (
+        _refused(broken.load_narrator)
+        == "game 'broken': its narrator part henge_broken.narrate has no narrate(before, after)"
+    )
+    assert _refused(broken.load_encoder).startswith("game 'broken': its encoder part henge_broken.encode is missing")
+    # The bots reach the rule-based player through the same check.
+    assert _refused(lambda: heuristics.knowledge("broken")) == _refused(broken.load_bot)
+    decision = Decision("broken", 0, {}, [0, 1], ["a", "b"], random.Random(0))
+    assert _refused(lambda: HeuristicAgent().choose(decision)) == _refused(broken.load_bot)
+    _the_others_still_load()
+
+
+def test_a_part_that_does_not_match_its_interface_is_named_with_what_it_lacks(install: Installer):
+    modules = {
+        "bot": "def choose(decision, extra):\n    return 0\n",
+        "search": "def evaluate(state):\n    return []\n\ndef settled():\n    return True\n",
+        "terminal": "render = 3\n\ndef describe_decision(observation):\n    return ''\n",
+        "preview": "def preview(observation, seat):\n    return None\n",
+        "metrics": "def game_metrics(game, history, returns, *, scale):\n    return {}\n",
+        "encode": "def observation_shape(players, options):\n    return (1,)\n",
+        "failing": "raise RuntimeError('no luck')\n",
+    }
+    fields = (
+        "bot='bot', search='search', terminal='terminal', preview='preview:preview', "
+        "metrics='metrics:game_metrics', encoder='encode', narrator='failing:narrate'"
+    )
+    broken = _broken(install, fields, modules)
+    said = "game 'broken': its"
+    assert (
+        _refused(broken.load_bot)
+        == f"{said} bot part henge_broken.bot has choose(decision, extra), not choose(decision)"
+    )
+    assert _refused(broken.load_search) == f"{said} search part henge_broken.search has settled(), not settled(state)"
+    assert _refused(broken.load_terminal) == (
+        f"{said} terminal part henge_broken.terminal has render of type int, not a function render(observation)"
+    )
+    assert _refused(broken.load_preview) == (
+        f"{said} preview part henge_broken.preview has preview(observation, seat), "
+        "not preview(observation, seat, action_text)"
+    )
+    assert _refused(broken.load_metrics) == (
+        f"{said} metrics part henge_broken.metrics has game_metrics(game, history, returns, *, scale), "
+        "not game_metrics(game, history, returns)"
+    )
+    assert (
+        _refused(broken.load_encoder)
+        == f"{said} encoder part henge_broken.encode has no observation_tensor(observation)"
+    )
+    assert _refused(broken.load_narrator) == (
+        f"{said} narrator part henge_broken.failing could not be loaded: RuntimeError: no luck"
+    )
+    _the_others_still_load()
+
+
+def test_listing_the_games_imports_no_part_but_the_rules():
+    code = (
+        "import sys, henge\n"
+        "for game_id in henge.list_games():\n"
+        "    henge.game_class(game_id)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('henge.games.') and m.count('.') == 3))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = {name.rsplit(".", 1)[1] for name in ast.literal_eval(out)}
+    assert loaded and not loaded & {"bot", "search", "narrate", "terminal", "encode", "preview", "metrics"}, loaded

@@ -23,13 +23,15 @@ MIN_SIMULATIONS are run, which may take longer). The budget counts from the
 moment ``choose`` is called, the sample and its wrapping included. As
 henge's ``ismcts`` does, the search holds the cycle collector off.
 
-By default the budget is the game's entry in :data:`EQUAL_SECONDS`: the
+By default the budget is the game's equal time (:func:`equal_seconds`): the
 mean processor seconds of henge's ``ismcts``, with its default settings,
-per decision with a choice, measured by ``python -m
-henge.adapters.openspiel_bot`` (:func:`main`). Both bots answer a decision
-with a single legal action at once, so their mean seconds per decision
-match where they face like decisions; a tournament's results file records
-both, per agent, to check it.
+per decision with a choice, measured by ``python -m henge.bench_openspiel``.
+A game names its own in its search part (``OPENSPIEL_SECONDS``, player count
+to seconds, read through :func:`henge.agents.heuristics.knowledge`); for a
+game that names none the figure is its entry in :data:`EQUAL_SECONDS`. Both
+bots answer a decision with a single legal action at once, so their mean
+seconds per decision match where they face like decisions; a tournament's
+results file records both, per agent, to check it.
 
 Settings (``openspiel-ismcts:seconds=0.2:c=1.4``): ``simulations``
 (OpenSpiel's ``max_simulations``), ``seconds`` (processor seconds per
@@ -49,17 +51,14 @@ what to install.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
-import random
-import statistics
-import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
+from henge.agents import heuristics
 from henge.core import Decision
 
 NAME = "openspiel-ismcts"
@@ -83,8 +82,9 @@ EQUAL_SECONDS: dict[tuple[str, int], float] = {
     ("spell_casting", 4): 0.110,
 }
 """Processor seconds per decision with a choice of henge's ``ismcts`` at its default settings, per game and
-player count: the default budget. Made by ``python -m henge.adapters.openspiel_bot --bots ismcts --decisions 200
---games 4 [--players N]`` (see :func:`main`), over about 200 decisions each; measure again when ``ismcts`` changes."""
+player count: the default budget of a game whose search part names none (``OPENSPIEL_SECONDS``). Made by
+``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 [--players N]``, over about 200
+decisions each; measure again when ``ismcts`` changes."""
 DEFAULT_SECONDS = 0.25
 """The budget in a game and player count without an entry above: that of its nearest player count, else this."""
 
@@ -165,11 +165,14 @@ def _openspiel_game(game_id: str, players: int, options: str) -> Any:
 
 
 def equal_seconds(game_id: str, players: int) -> float:
-    """Returns the default budget: the game's entry in EQUAL_SECONDS at the nearest player count measured."""
-    counts = [n for g, n in EQUAL_SECONDS if g == game_id]
-    if not counts:
+    """Returns the default budget: the game's own figure at the nearest player count measured (its search
+    part's ``OPENSPIEL_SECONDS``, else its entries in EQUAL_SECONDS), else DEFAULT_SECONDS."""
+    measured: Mapping[int, float] = heuristics.knowledge(game_id).openspiel_seconds or {
+        n: seconds for (g, n), seconds in EQUAL_SECONDS.items() if g == game_id
+    }
+    if not measured:
         return DEFAULT_SECONDS
-    return EQUAL_SECONDS[game_id, min(counts, key=lambda n: (abs(n - players), n))]
+    return measured[min(measured, key=lambda n: (abs(n - players), n))]
 
 
 class OpenSpielISMCTSAgent:
@@ -244,94 +247,3 @@ class OpenSpielISMCTSAgent:
         if action not in decision.legal_actions:
             raise RuntimeError(f"{NAME} chose {action}, not a legal action at seat {decision.seat}")
         return action
-
-
-# --- equal time: the measurement behind EQUAL_SECONDS ---------------------------------------------
-
-
-def decision_seconds(
-    spec: str, game_id: str, players: int, *, decisions: int = 20, games: int = 1, seed: int = 0
-) -> list[float]:
-    """Returns the processor seconds of ``spec``'s decisions with a choice, at least ``decisions`` of them.
-
-    The positions come from ``games`` games (seeds ``seed``, ``seed + 1`` ...) played by the rule-based
-    player at every seat (random where the game has none): turns spread over whole games, taken in a seeded
-    random order, each played out by a fresh ``spec`` bot (so a search that keeps its tree between the steps
-    of a turn does so), until enough decisions are timed or no turn is left. As in a tournament, the time is
-    that of ``choose``, the seat's samples included. The same arguments give the same positions to every bot.
-    """
-    import henge
-    from henge.agents import heuristics, make_agent, make_decision
-    from henge.records import play, sample_chance
-
-    game = henge.load(game_id, players)
-    starts: list[Any] = []
-    last_seat = [-1]
-
-    def keep(state: Any, action: int, text: str) -> None:
-        seat = state.current_player()
-        if seat >= 0 and seat != last_seat[0]:
-            starts.append(state.clone())
-        if seat >= 0:
-            last_seat[0] = seat
-
-    guide = "heuristic" if heuristics.has_heuristic(game_id) else "random"
-    for number in range(games):
-        last_seat[0] = -1
-        play(game, [guide] * players, seed=seed + number, on_action=keep)
-    order = list(range(len(starts)))
-    random.Random(seed).shuffle(order)
-    times: list[float] = []
-    for index in order:
-        if len(times) >= decisions:
-            break
-        state = starts[index].clone()
-        seat = state.current_player()
-        agent = make_agent(spec, evaluation=True)
-        rng = random.Random(f"{seed}/{index}")
-        while not state.is_terminal() and state.current_player() in (seat, -1):
-            if state.is_chance_node():
-                state.apply_action(sample_chance(state, rng))
-                continue
-            decision = make_decision(state, seat, rng, samples=agent.needs_samples)
-            cpu = time.process_time()
-            action = agent.choose(decision)
-            spent = time.process_time() - cpu
-            if len(decision.legal_actions) > 1:
-                times.append(spent)
-            state.apply_action(action)
-    return times
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Prints, per game, the mean processor seconds per decision with a choice of each bot named.
-
-    ``python -m henge.adapters.openspiel_bot`` measures henge's ``ismcts`` (its mean is the game's
-    EQUAL_SECONDS entry) and ``openspiel-ismcts`` at its default, equal-time budget, on the same positions.
-    """
-    import henge
-
-    parser = argparse.ArgumentParser(prog="python -m henge.adapters.openspiel_bot", description=main.__doc__)
-    parser.add_argument("game_ids", nargs="*", metavar="GAME", help="game ids (default: every game)")
-    parser.add_argument("--players", type=int, help="player count (default: each game's least)")
-    parser.add_argument("--bots", default=f"ismcts,{NAME}", help="bots to time, comma-separated")
-    parser.add_argument("--decisions", type=int, default=20, help="decisions with a choice per bot and game")
-    parser.add_argument("--games", type=int, default=1, help="games whose turns are the positions timed")
-    parser.add_argument("--seed", type=int, default=0, help="the first of those games' seeds")
-    args = parser.parse_args(argv)
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    print("| game | players | bot | decisions | cpu s/decision (mean) | median | max |")
-    print("|---|---|---|---|---|---|---|")
-    for game_id in args.game_ids or henge.list_games():
-        players = args.players or henge.game_class(game_id).info.min_players
-        for bot in bots:
-            times = decision_seconds(bot, game_id, players, decisions=args.decisions, games=args.games, seed=args.seed)
-            print(
-                f"| {game_id} | {players} | {bot} | {len(times)} | {statistics.fmean(times):.4f} "
-                f"| {statistics.median(times):.4f} | {max(times):.4f} |"
-            )
-            sys.stdout.flush()
-
-
-if __name__ == "__main__":
-    main()

@@ -11,13 +11,16 @@ rollouts played by the rule-based player, ``settle`` the decisions a rollout may
 position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
 ``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
 OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
-them only when asked with ``evaluation=True``. ``policy:PATH.npz`` plays a trained network saved as
+them only when asked with ``evaluation=True``. A bot that lives outside this package is named by a
+reference, ``"module:Class"``, and imported only when one is made, so no module here imports the
+adapters. ``policy:PATH.npz`` plays a trained network saved as
 plain numpy weights (:mod:`henge.agents.policy`; it needs numpy): it is made by name like the others
 but, needing a file, is not in the list of bots offered.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -36,13 +39,6 @@ _AGENTS: dict[str, Callable[..., Agent]] = {
 }
 
 
-def _openspiel_ismcts(**settings: Any) -> Any:
-    # OpenSpiel is an optional extra: imported only when this bot is made.
-    from henge.adapters.openspiel_bot import OpenSpielISMCTSAgent
-
-    return OpenSpielISMCTSAgent(**settings)
-
-
 def _policy(path: str, name: str) -> Any:
     # numpy is needed only by this bot: imported when one is made.
     try:
@@ -52,10 +48,12 @@ def _policy(path: str, name: str) -> Any:
     return PolicyAgent(path, name=name)
 
 
-_EVALUATION_AGENTS: dict[str, Callable[..., Any]] = {
+_EVALUATION_AGENTS: dict[str, Callable[..., Any] | str] = {
     "mcts-cheat": CheatingMCTSAgent,
-    "openspiel-ismcts": _openspiel_ismcts,
+    "openspiel-ismcts": "henge.adapters.openspiel_bot:OpenSpielISMCTSAgent",
 }
+"""The evaluation-only bots: a factory, or the reference ``"module:Class"`` of one imported when it is made
+(OpenSpiel's bot is an adapter, with an optional extra)."""
 _EVALUATION_ONLY = {
     "mcts-cheat": "sees hidden information and plays only in evaluations, never as an opponent",
     "openspiel-ismcts": "needs OpenSpiel (an optional extra) and plays only in evaluations, never as an opponent",
@@ -111,9 +109,9 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
     name, *settings = spec.split(":")
     if name == POLICY:
         return _policy(spec.partition(":")[2], spec)
-    factories = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else _AGENTS
-    factory = factories.get(name)
-    if factory is None:
+    factories: dict[str, Callable[..., Any] | str] = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else {**_AGENTS}
+    found = factories.get(name)
+    if found is None:
         if name in _EVALUATION_AGENTS:
             raise ValueError(f"{name} {_EVALUATION_ONLY[name]}")
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(_AGENTS)}, {POLICY}:FILE.npz")
@@ -127,7 +125,16 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
         kwargs[allowed[key]] = _setting(name, key, value)
     if kwargs:
         kwargs["name"] = spec
-    return factory(**kwargs)
+    return _factory(found)(**kwargs)
+
+
+def _factory(found: Callable[..., Any] | str) -> Callable[..., Any]:
+    """Returns a bot's factory: ``found`` itself, or the class its reference ``"module:Class"`` names."""
+    if not isinstance(found, str):
+        return found
+    module, _, name = found.partition(":")
+    factory: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return factory
 
 
 def check_agent(

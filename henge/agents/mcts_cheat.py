@@ -16,7 +16,8 @@ import random
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.ismcts import SearchConfig, SearchResult, config_for, search
+from henge.agents.search_config import SearchConfig, configured
+from henge.agents.tree import SearchResult, search
 from henge.core import Decision, State
 
 
@@ -45,16 +46,7 @@ class CheatingMCTSAgent:
         def sample(rng: random.Random) -> State:
             return state.clone()
 
-        game_id = decision.game_id
-        self.config = config_for(game_id, self.settings)
-        policy = heuristics.guide(game_id)
-        self.last, _ = search(
-            sample,
-            decision.seat,
-            decision.rng,
-            self.config,
-            heuristics.evaluator(game_id),
-            policy=policy,
-            settled=heuristics.settled(game_id),
-        )
+        known = heuristics.knowledge(decision.game_id)
+        self.config = configured(known, self.settings)
+        self.last, _ = search(sample, decision.seat, decision.rng, self.config, known)
         return self.last.action

@@ -14,6 +14,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ``fields``                checks of a state's JSON fields, for a game's ``_load``
 ``steps``                 steps and turns: runs of one seat's decisions
 ``plugin``                the plugin contract (:class:`GamePlugin`) and the registry of games
+``parts``                 the interface of each part a plugin names, checked when it is loaded
 ``decision``              a seat's :class:`Decision`, all a fair player is given
 ``narrate``               the helpers of a game's log lines, and the generic narrator
 ``encoding``              tensor layouts, the helpers of a game's encoder
@@ -43,6 +44,20 @@ from henge.core.loop import (
 from henge.core.narrate import Narrator, Observation, grew, seat_name, short
 from henge.core.narrate import generic as generic_narrator
 from henge.core.outcomes import sample_chance, shared_win, uniform
+from henge.core.parts import (
+    PARTS,
+    DrawingPart,
+    EncoderExtras,
+    EncoderPart,
+    MetricsPart,
+    NarratorPart,
+    Part,
+    PlayerPart,
+    PreviewPart,
+    RulesPart,
+    SearchExtras,
+    SearchPart,
+)
 from henge.core.plugin import (
     ENTRY_POINT_GROUP,
     PLUGIN_API,
@@ -64,6 +79,7 @@ __all__ = [
     "ENCODINGS",
     "ENTRY_POINT_GROUP",
     "JSON_FORMAT",
+    "PARTS",
     "PLUGIN_API",
     "RECORD_FORMAT",
     "RECORD_VERSION",
@@ -73,6 +89,9 @@ __all__ = [
     "Chooser",
     "Decision",
     "Deferred",
+    "DrawingPart",
+    "EncoderExtras",
+    "EncoderPart",
     "Event",
     "Game",
     "GameInfo",
@@ -80,11 +99,19 @@ __all__ = [
     "GameRecord",
     "IllegalActionError",
     "Layout",
+    "MetricsPart",
     "Narrator",
+    "NarratorPart",
     "Observation",
     "OnAction",
     "Option",
+    "Part",
+    "PlayerPart",
     "PluginError",
+    "PreviewPart",
+    "RulesPart",
+    "SearchExtras",
+    "SearchPart",
     "State",
     "StateFormatError",
     "Step",

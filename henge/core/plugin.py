@@ -10,8 +10,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata, resources
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
+from henge.core.parts import PARTS, mismatch, written
 from henge.core.state import Game
 
 ENTRY_POINT_GROUP = "henge.games"
@@ -29,8 +30,9 @@ class GamePlugin:
     """Everything that is one game, named in one place (a ``henge.games`` entry point points at one).
 
     Parts are named by module (relative to ``package``) and loaded only when a layer asks for
-    them, so listing the games imports no drawing, bot or narrator. Only ``game`` is required;
-    a layer falls back on its generic part where a game names none.
+    them, so listing the games imports no drawing, bot or narrator; each is checked against its
+    interface (:mod:`henge.core.parts`) when first loaded. Only ``game`` is required; a layer
+    falls back on its generic part where a game names none.
     """
 
     id: str
@@ -42,8 +44,8 @@ class GamePlugin:
     bot: str | None = None
     """Module of the rule-based player: ``choose(decision) -> action``."""
     search: str | None = None
-    """Module of what a search knows of the game: ``evaluate(state)``, optionally ``settled``, ``belief``
-    and ``SEARCH`` (:mod:`henge.agents.heuristics`)."""
+    """Module of what a search knows of the game: ``evaluate(state)``, optionally ``settled``, ``belief``,
+    ``SEARCH`` and ``OPENSPIEL_SECONDS`` (:class:`~henge.core.parts.SearchPart`, :mod:`henge.agents.heuristics`)."""
     narrator: str | None = None
     """``module:function`` writing a seat's log lines from two successive observations."""
     terminal: str | None = None
@@ -87,33 +89,72 @@ class GamePlugin:
             raise PluginError(f"game {self.id!r}: its Game class says its id is {cls.info.id!r}")
         return cls
 
+    def load_part(self, part: str) -> Any:
+        """Returns the part the plugin names in its field ``part`` (``"bot"``, ``"narrator"`` ...), or None
+        where it names none.
+
+        The part is imported and checked against its interface (:mod:`henge.core.parts`) the first
+        time it is asked for; a part that is missing, fails to import or does not match its
+        interface raises :class:`PluginError` naming the game and the part."""
+        if part not in PARTS:
+            raise ValueError(f"{part!r} is no part a plugin names; parts: {', '.join(PARTS)}")
+        reference = getattr(self, part)
+        if reference is None:
+            return None
+        key = (self, part)
+        if key not in _loaded_parts:
+            _loaded_parts[key] = self._checked(part, reference)
+        return _loaded_parts[key]
+
+    def _checked(self, part: str, reference: str) -> Any:
+        module_name, _, attribute = reference.partition(":")
+        where = f"{self.package}.{module_name}"
+        said = f"game {self.id!r}: its {part} part {where}"
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as error:
+            if error.name is not None and (where == error.name or where.startswith(f"{error.name}.")):
+                raise PluginError(f"{said} is missing: there is no module {where}") from error
+            raise PluginError(f"{said} could not be loaded: {type(error).__name__}: {error}") from error
+        except Exception as error:  # a foreign package's failure, named with the part it broke
+            raise PluginError(f"{said} could not be loaded: {type(error).__name__}: {error}") from error
+        if attribute and not hasattr(module, attribute):
+            raise PluginError(f"{said} has no {written(part, attribute)}")
+        found = getattr(module, attribute) if attribute else module
+        problem = mismatch(part, found, attribute or None)
+        if problem is not None:
+            raise PluginError(f"{said} {problem}")
+        return found
+
     def load_bot(self) -> ModuleType | None:
-        """Returns the rule-based player's module, or None."""
-        return None if self.bot is None else self._load(self.bot)
+        """Returns the rule-based player's module (:class:`~henge.core.parts.PlayerPart`), or None."""
+        return cast(ModuleType | None, self.load_part("bot"))
 
     def load_search(self) -> ModuleType | None:
-        """Returns the search knowledge's module, or None."""
-        return None if self.search is None else self._load(self.search)
+        """Returns the search knowledge's module (:class:`~henge.core.parts.SearchPart`), or None."""
+        return cast(ModuleType | None, self.load_part("search"))
 
     def load_narrator(self) -> Callable[[Any, Any], list[str]] | None:
-        """Returns the narrator, or None."""
-        return None if self.narrator is None else self._load(self.narrator)
+        """Returns the narrator (:class:`~henge.core.parts.NarratorPart`), or None."""
+        return cast(Callable[[Any, Any], list[str]] | None, self.load_part("narrator"))
 
     def load_terminal(self) -> ModuleType | None:
-        """Returns the terminal drawing's module, or None."""
-        return None if self.terminal is None else self._load(self.terminal)
+        """Returns the terminal drawing's module (:class:`~henge.core.parts.DrawingPart`), or None."""
+        return cast(ModuleType | None, self.load_part("terminal"))
 
     def load_preview(self) -> Callable[[Any, int, str], str | None] | None:
-        """Returns the game's preview function, or None."""
-        return None if self.preview is None else self._load(self.preview)
+        """Returns the game's preview function (:class:`~henge.core.parts.PreviewPart`), or None."""
+        return cast(Callable[[Any, int, str], str | None] | None, self.load_part("preview"))
 
     def load_encoder(self) -> ModuleType | None:
-        """Returns the tensor encoding's module, or None."""
-        return None if self.encoder is None else self._load(self.encoder)
+        """Returns the tensor encoding's module (:class:`~henge.core.parts.EncoderPart`), or None."""
+        return cast(ModuleType | None, self.load_part("encoder"))
 
     def load_metrics(self) -> Callable[[Game, Sequence[int], Sequence[float]], dict[str, float | str]] | None:
-        """Returns the game's own figures for the analysis, or None."""
-        return None if self.metrics is None else self._load(self.metrics)
+        """Returns the game's own figures for the analysis (:class:`~henge.core.parts.MetricsPart`), or None."""
+        return cast(
+            Callable[[Game, Sequence[int], Sequence[float]], dict[str, float | str]] | None, self.load_part("metrics")
+        )
 
     def _text(self, name: str | None) -> str | None:
         if name is None:
@@ -127,6 +168,10 @@ class GamePlugin:
     def rules_text(self) -> str | None:
         """Returns the player-facing rules page (Markdown), or None."""
         return self._text(self.rules_page)
+
+
+_loaded_parts: dict[tuple[GamePlugin, str], Any] = {}
+"""The parts loaded and checked so far, by plugin and field (forgotten by :func:`reload_games`)."""
 
 
 class _Registry:
@@ -202,6 +247,7 @@ def reload_games() -> None:
     """Forgets the games found so far; the next look-up reads the installed entry points again."""
     global _registry
     _registry = None
+    _loaded_parts.clear()
 
 
 def list_games() -> list[str]:

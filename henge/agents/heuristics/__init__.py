@@ -1,55 +1,105 @@
-"""Per-game knowledge for bots: a rule-based player and a position evaluation.
+"""Per-game knowledge for bots: a rule-based player and what a search knows of the game.
 
-A game's descriptor names its bot module (``henge/games/<id>/bot.py`` for the
-games that ship with henge), which offers:
+A game's descriptor names its parts (:mod:`henge.core.parts`, checked when first loaded):
 
-* ``choose(decision) -> int``: a small, readable rule-based player that
-  reads only the decision (the seat's observation, the legal actions and the
-  bot's generator);
-* ``evaluate(state) -> list[float]``: each seat's chance of winning from a
-  full state, used by the search bots at the end of a truncated rollout.
-  Search bots only ever hold states sampled from their seat's information
-  set (or, for ``mcts-cheat``, the real one), so reading a state here gives
-  away nothing.
-* optionally ``settled(state) -> bool``: True where the evaluation compares
-  the seats fairly (Druid Olympics: at the start of a turn, when every runner
-  has had as many moves). A search plays its rollouts on to such a position
-  before it reads the evaluation (``ismcts``'s ``settle``).
-* optionally ``SEARCH``: settings of ``ismcts`` that suit the game (its
-  budget, its rollouts), over the search's defaults;
-* optionally ``belief(observation) -> weigh``: from what the seat saw, a
-  function giving a sampled state a weight in [0, 1] in proportion to how
-  likely the seat's observations would be if it were the truth (e.g. rivals
-  mostly push their own druids forward). ``ismcts`` keeps samples in
-  proportion to it.
+* ``bot``, the rule-based player (``henge/games/<id>/bot.py`` for the games that ship
+  with henge): ``choose(decision) -> int``, a small, readable player that reads only the
+  decision (the seat's observation, the legal actions and the bot's generator);
+* ``search``, what a search knows of the game (``search.py``):
 
-Bot modules never import their game's rules: they know the rules as a player
-does and read states through the public State API alone (import contracts in
-pyproject.toml say so).
+  * ``evaluate(state) -> list[float]``: each seat's chance of winning from a full state, used
+    by the search bots at the end of a truncated rollout. Search bots only ever hold states
+    sampled from their seat's information set (or, for ``mcts-cheat``, the real one), so
+    reading a state here gives away nothing.
+  * optionally ``settled(state) -> bool``: True where the evaluation compares the seats fairly
+    (Druid Olympics: at the start of a turn, when every runner has had as many moves). A search
+    plays its rollouts on to such a position before it reads the evaluation (``ismcts``'s
+    ``settle``).
+  * optionally ``SEARCH``: settings of ``ismcts`` that suit the game (its budget, its rollouts),
+    over the search's defaults;
+  * optionally ``belief(observation) -> weigh``: from what the seat saw, a function giving a
+    sampled state a weight in [0, 1] in proportion to how likely the seat's observations would
+    be if it were the truth (e.g. rivals mostly push their own druids forward). ``ismcts`` keeps
+    samples in proportion to it.
+  * optionally ``OPENSPIEL_SECONDS``: the processor seconds per decision of ``ismcts`` by player
+    count, the budget that gives OpenSpiel's ISMCTS equal time (``openspiel-ismcts``).
+
+  A game that names no ``search`` module may keep these in its bot module.
+
+A search reads all of it as one :class:`Knowledge`, resolved once per game (:func:`knowledge`).
+Bot and search modules never import their game's rules: they know the rules as a player does
+and read states through the public State API alone (import contracts in pyproject.toml say so).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
-from typing import Any, cast
+from types import MappingProxyType
+from typing import Any
 
-from henge.core import Decision, State, list_games, plugin
+from henge.core import Decision, GamePlugin, PluginError, State, list_games, plugin
 
+Guide = Callable[[Decision], int]
 Evaluator = Callable[[State], list[float]]
 Settled = Callable[[State], bool]
+Belief = Callable[[State], float]
+BeliefMaker = Callable[[dict[str, Any]], Belief | None]
+
+
+@dataclass(frozen=True, eq=False)
+class Knowledge:
+    """What a search knows of one game, read once from its plugin's parts (see the module)."""
+
+    guide: Guide | None = None
+    """The rule-based player (its bot's ``choose``), which guides a search; None for a game without one."""
+    evaluate: Evaluator | None = None
+    """The position evaluation; None: a search plays out to the end."""
+    settled: Settled | None = None
+    """Where the evaluation may be read; None: anywhere."""
+    belief: BeliefMaker | None = None
+    """From a seat's observation, the weight it gives sampled states (or None); None: uniform samples."""
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The game's own search settings (``SEARCH``), over the search's defaults."""
+    openspiel_seconds: Mapping[int, float] = field(default_factory=lambda: MappingProxyType({}))
+    """Processor seconds per decision of ``ismcts`` by player count (``OPENSPIEL_SECONDS``); empty: unknown."""
+
+
+NOTHING = Knowledge()
+"""The knowledge of a game without a rule-based player or a search part (or of no game at all)."""
+
+
+def knowledge(game_id: str) -> Knowledge:
+    """Returns what a search knows of ``game_id``, resolved once per game; nothing for an unknown game.
+
+    Raises :class:`~henge.core.PluginError` where a part the game names is missing or does not
+    match its interface."""
+    try:
+        descriptor = plugin(game_id)
+    except PluginError:
+        raise
+    except ValueError:  # no such game
+        return NOTHING
+    return _knowledge(descriptor)
 
 
 @cache
-def _module(game_id: str) -> ModuleType | None:
-    return plugin(game_id).load_bot()
-
-
-@cache
-def _search_module(game_id: str) -> ModuleType:
-    found = plugin(game_id).load_search()
-    return module_for(game_id) if found is None else found
+def _knowledge(descriptor: GamePlugin) -> Knowledge:
+    bot = descriptor.load_bot()
+    search = descriptor.load_search()
+    if search is None:  # a game whose bot module still holds what a search knows
+        search = bot
+    if bot is None and search is None:
+        return NOTHING
+    return Knowledge(
+        guide=None if bot is None else bot.choose,
+        evaluate=getattr(search, "evaluate", None),
+        settled=getattr(search, "settled", None),
+        belief=getattr(search, "belief", None),
+        settings=MappingProxyType(dict(getattr(search, "SEARCH", {}))),
+        openspiel_seconds=MappingProxyType(dict(getattr(search, "OPENSPIEL_SECONDS", {}))),
+    )
 
 
 def known() -> list[str]:
@@ -58,56 +108,18 @@ def known() -> list[str]:
 
 
 def has_heuristic(game_id: str) -> bool:
-    """Returns True if ``game_id`` has a rule-based player and an evaluation."""
+    """Returns True if ``game_id`` has a rule-based player (its parts are not loaded to tell)."""
     return game_id in list_games() and plugin(game_id).bot is not None
 
 
-def module_for(game_id: str) -> ModuleType:
-    """Returns the bot module of a game; raises ValueError naming the games that have one."""
-    if not has_heuristic(game_id):
+def chooser(game_id: str) -> Guide:
+    """Returns the rule-based player of a game; raises ValueError naming the games that have one."""
+    guide = knowledge(game_id).guide
+    if guide is None:
         raise ValueError(f"no heuristic player for {game_id!r}; games with one: {', '.join(known())}")
-    module = _module(game_id)
-    assert module is not None
-    return module
-
-
-def chooser(game_id: str) -> Callable[[Decision], int]:
-    """Returns the rule-based player of a game."""
-    return cast(Callable[[Decision], int], module_for(game_id).choose)
-
-
-def guide(game_id: str) -> Callable[[Decision], int] | None:
-    """Returns the rule-based player that guides a search, or None for a game without one."""
-    return chooser(game_id) if has_heuristic(game_id) else None
+    return guide
 
 
 def evaluator(game_id: str) -> Evaluator | None:
     """Returns the position evaluation of a game, or None where there is none."""
-    if not has_heuristic(game_id):
-        return None
-    return cast(Evaluator | None, getattr(_search_module(game_id), "evaluate", None))
-
-
-Belief = Callable[[State], float]
-
-
-def belief(game_id: str, observation: dict[str, Any]) -> Belief | None:
-    """Returns the weight a seat gives sampled states after what it saw, or None for uniform samples."""
-    if not has_heuristic(game_id):
-        return None
-    make = getattr(_search_module(game_id), "belief", None)
-    return None if make is None else cast(Belief | None, make(observation))
-
-
-def settled(game_id: str) -> Settled | None:
-    """Returns the test of where a game's evaluation may be read (``settled``); None: anywhere."""
-    if not has_heuristic(game_id):
-        return None
-    return cast(Settled | None, getattr(_search_module(game_id), "settled", None))
-
-
-def search_settings(game_id: str) -> dict[str, Any]:
-    """Returns the search settings a game's module names for it (``SEARCH``), or none."""
-    if not has_heuristic(game_id):
-        return {}
-    return dict(getattr(_search_module(game_id), "SEARCH", {}))
+    return knowledge(game_id).evaluate
