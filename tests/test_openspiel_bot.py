@@ -13,11 +13,13 @@ import pytest
 pytest.importorskip("pyspiel")
 pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
+from conftest import shipped_games
+
 import henge
 from henge.adapters import openspiel_bot
 from henge.agents import agent_names, check_agent, heuristics, make_agent, make_decision
 from henge.agents.heuristics import NOTHING
-from henge.core import State
+from henge.core import State, plugin
 from henge.records import sample_chance
 from henge.tournament import MatchConfig, TournamentConfig, run
 
@@ -124,9 +126,9 @@ def test_openspiel_ismcts_settings_are_parsed_and_bad_ones_named():
     plain = make_agent("openspiel-ismcts", evaluation=True)
     assert plain.name == "openspiel-ismcts"
     assert (plain.exploration, plain.rollouts) == (openspiel_bot.DEFAULT_EXPLORATION, 1)
-    assert plain.budget("stonerush", 3) == (None, openspiel_bot.EQUAL_SECONDS["stonerush", 3])
-    assert plain.budget("stonerush", 5) == (None, openspiel_bot.EQUAL_SECONDS["stonerush", 5])
-    assert plain.budget("fightin", 3) == (None, openspiel_bot.EQUAL_SECONDS["fightin", 2])  # the nearest count
+    assert plain.budget("stonerush", 3) == (None, search_seconds("stonerush")[3])
+    assert plain.budget("stonerush", 5) == (None, search_seconds("stonerush")[5])
+    assert plain.budget("fightin", 3) == (None, search_seconds("fightin")[2])  # the nearest count
     assert plain.budget("no_such_game", 3) == (None, openspiel_bot.DEFAULT_SECONDS)
     assert make_agent("openspiel-ismcts:simulations=9", evaluation=True).budget("fightin", 2) == (9, None)
     with pytest.raises(ValueError, match="settings: simulations, seconds, c, rollouts"):
@@ -139,15 +141,25 @@ def test_openspiel_ismcts_settings_are_parsed_and_bad_ones_named():
         make_agent("openspiel-ismcts:seconds=0", evaluation=True)
 
 
+def search_seconds(game_id):
+    return plugin(game_id).load_search().OPENSPIEL_SECONDS
+
+
+def test_every_shipped_game_names_its_equal_time_at_every_player_count():
+    for game_id in shipped_games():
+        info = plugin(game_id).game_class().info
+        assert sorted(search_seconds(game_id)) == list(range(info.min_players, info.max_players + 1)), game_id
+
+
 def test_a_game_names_its_own_equal_time_in_its_search_part(monkeypatch):
-    """A game's search part may name ``OPENSPIEL_SECONDS`` (player count to seconds): it wins over the
-    table kept for the games that name none, at the nearest player count."""
-    assert openspiel_bot.equal_seconds("first_druid", 4) == openspiel_bot.EQUAL_SECONDS["first_druid", 4]
+    """A game's search part names ``OPENSPIEL_SECONDS`` (player count to seconds), read at the nearest
+    player count; a game that names none gets the default."""
+    assert openspiel_bot.equal_seconds("first_druid", 4) == search_seconds("first_druid")[4]
     own = dataclasses.replace(heuristics.knowledge("stonerush"), openspiel_seconds={3: 0.5, 5: 0.7})
     monkeypatch.setattr(heuristics, "knowledge", lambda game_id: own if game_id == "stonerush" else NOTHING)
     assert [openspiel_bot.equal_seconds("stonerush", n) for n in (3, 4, 5)] == [0.5, 0.5, 0.7]
     assert make_agent("openspiel-ismcts", evaluation=True).budget("stonerush", 5) == (None, 0.7)
-    assert openspiel_bot.equal_seconds("fightin", 2) == openspiel_bot.EQUAL_SECONDS["fightin", 2]
+    assert openspiel_bot.equal_seconds("fightin", 2) == openspiel_bot.DEFAULT_SECONDS  # here it names none
 
 
 def test_openspiel_ismcts_plays_only_in_evaluations():

@@ -26,9 +26,9 @@ henge's ``ismcts`` does, the search holds the cycle collector off.
 By default the budget is the game's equal time (:func:`equal_seconds`): the
 mean processor seconds of henge's ``ismcts``, with its default settings,
 per decision with a choice, measured by ``python -m henge.bench_openspiel``.
-A game names its own in its search part (``OPENSPIEL_SECONDS``, player count
-to seconds, read through :func:`henge.agents.heuristics.knowledge`); for a
-game that names none the figure is its entry in :data:`EQUAL_SECONDS`. Both
+Each game names its own in its search part (``OPENSPIEL_SECONDS``, player
+count to seconds, read through :func:`henge.agents.heuristics.knowledge`), at
+the nearest player count measured; :data:`DEFAULT_SECONDS` otherwise. Both
 bots answer a decision with a single legal action at once, so their mean
 seconds per decision match where they face like decisions; a tournament's
 results file records both, per agent, to check it.
@@ -67,26 +67,8 @@ DEFAULT_EXPLORATION = 2.0
 MIN_SIMULATIONS = 2
 """The first simulation only opens the root; the second makes the first choice at it."""
 
-EQUAL_SECONDS: dict[tuple[str, int], float] = {
-    ("stonerush", 3): 0.041,
-    ("stonerush", 4): 0.053,
-    ("stonerush", 5): 0.078,
-    ("fightin", 2): 0.140,
-    ("druid_olympics", 3): 0.115,
-    ("druid_olympics", 4): 0.145,
-    ("druid_olympics", 5): 0.171,
-    ("first_druid", 3): 0.138,
-    ("first_druid", 4): 0.150,
-    ("first_druid", 5): 0.199,
-    ("spell_casting", 3): 0.063,
-    ("spell_casting", 4): 0.110,
-}
-"""Processor seconds per decision with a choice of henge's ``ismcts`` at its default settings, per game and
-player count: the default budget of a game whose search part names none (``OPENSPIEL_SECONDS``). Made by
-``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 [--players N]``, over about 200
-decisions each; measure again when ``ismcts`` changes."""
 DEFAULT_SECONDS = 0.25
-"""The budget in a game and player count without an entry above: that of its nearest player count, else this."""
+"""The budget in a game that names no equal time for any player count."""
 
 
 class MissingOpenSpiel(ValueError):
@@ -166,10 +148,8 @@ def _openspiel_game(game_id: str, players: int, options: str) -> Any:
 
 def equal_seconds(game_id: str, players: int) -> float:
     """Returns the default budget: the game's own figure at the nearest player count measured (its search
-    part's ``OPENSPIEL_SECONDS``, else its entries in EQUAL_SECONDS), else DEFAULT_SECONDS."""
-    measured: Mapping[int, float] = heuristics.knowledge(game_id).openspiel_seconds or {
-        n: seconds for (g, n), seconds in EQUAL_SECONDS.items() if g == game_id
-    }
+    part's ``OPENSPIEL_SECONDS``), else DEFAULT_SECONDS."""
+    measured: Mapping[int, float] = heuristics.knowledge(game_id).openspiel_seconds
     if not measured:
         return DEFAULT_SECONDS
     return measured[min(measured, key=lambda n: (abs(n - players), n))]

@@ -163,3 +163,10 @@ def settled(state: State) -> bool:
             return False
         seat = (seat + 1) % len(skipping)
     return True
+
+
+OPENSPIEL_SECONDS = {3: 0.115, 4: 0.145, 5: 0.171}
+"""Processor seconds per decision with a choice of ``ismcts`` at its default settings, by player count:
+the budget that gives OpenSpiel's ISMCTS equal time (``openspiel-ismcts``). Made by
+``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 --players N``, over about 200
+decisions each; measure again when the search or its settings here change."""

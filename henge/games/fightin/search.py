@@ -22,6 +22,12 @@ from henge import box
 from henge.core import State
 
 WHITE, BLUE, GREEN, YELLOW, RED = range(5)
+OPENSPIEL_SECONDS = {2: 0.140}
+"""Processor seconds per decision with a choice of ``ismcts`` at its default settings, by player count:
+the budget that gives OpenSpiel's ISMCTS equal time (``openspiel-ismcts``). Made by
+``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 --players N``, over about 200
+decisions each; measure again when the search or its settings here change."""
+
 _COLOURS = box.PLAYER_COLOURS
 EVENTS = ("fightin", "drinkin", "stealin")
 """The events, as the observation names them."""

@@ -84,3 +84,10 @@ def evaluate(state: State) -> list[float]:
     weights = [math.exp((p - top) / _TEMPERATURE) for p in prog]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+OPENSPIEL_SECONDS = {3: 0.063, 4: 0.110}
+"""Processor seconds per decision with a choice of ``ismcts`` at its default settings, by player count:
+the budget that gives OpenSpiel's ISMCTS equal time (``openspiel-ismcts``). Made by
+``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 --players N``, over about 200
+decisions each; measure again when the search or its settings here change."""

@@ -16,6 +16,12 @@ from typing import Any
 from henge import box
 from henge.core import State
 
+OPENSPIEL_SECONDS = {3: 0.041, 4: 0.053, 5: 0.078}
+"""Processor seconds per decision with a choice of ``ismcts`` at its default settings, by player count:
+the budget that gives OpenSpiel's ISMCTS equal time (``openspiel-ismcts``). Made by
+``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 --players N``, over about 200
+decisions each; measure again when the search or its settings here change."""
+
 _COLOURS = box.PLAYER_COLOURS
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _BLACK = box.BLACK
