@@ -13,7 +13,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ``outcomes``              uniform chance outcomes, shared-win returns, drawing an outcome
 ``fields``                checks of a state's JSON fields, for a game's ``_load``
 ``steps``                 steps and turns: runs of one seat's decisions
-``plugin``                the plugin contract (:class:`GamePlugin`) and the registry of games
+``registry``              the plugin contract (:class:`GamePlugin`) and the registry of games
 ``parts``                 the interface of each part a plugin names, checked when it is loaded
 ``decision``              a seat's :class:`Decision`, all a fair player is given
 ``narrate``               the helpers of a game's log lines, and the generic narrator
@@ -58,7 +58,8 @@ from henge.core.parts import (
     SearchExtras,
     SearchPart,
 )
-from henge.core.plugin import (
+from henge.core.record import Deferred, Event, made, replayed_record
+from henge.core.registry import (
     ENTRY_POINT_GROUP,
     PLUGIN_API,
     GamePlugin,
@@ -70,7 +71,6 @@ from henge.core.plugin import (
     plugin,
     reload_games,
 )
-from henge.core.record import Deferred, Event, made, replayed_record
 from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
 from henge.core.steps import Step, Turn, latest_turns, open_turn, steps_of, turns
 

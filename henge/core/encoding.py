@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from henge.core.plugin import plugin
+from henge.core.registry import plugin
 
 if TYPE_CHECKING:
     import numpy as np

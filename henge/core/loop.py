@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from henge.core.outcomes import sample_chance
-from henge.core.plugin import load
+from henge.core.registry import load
 from henge.core.state import CHANCE, TERMINAL, Game, State
 
 RECORD_FORMAT = "henge-record"

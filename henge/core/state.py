@@ -3,7 +3,7 @@
 The names follow OpenSpiel's Python State API so adapters stay thin. A game
 package subclasses :class:`Game` and :class:`State`, declares a :class:`GameInfo`,
 and offers itself through a :class:`GamePlugin` in the ``henge.games`` entry-point
-group (:mod:`henge.core.plugin`).
+group (:mod:`henge.core.registry`).
 
 Rules never touch a random number generator (RULINGS G1): every shuffle, deal
 and draw is a chance node whose outcomes the caller samples.
