@@ -80,8 +80,9 @@ class Encoder:
     """The base of a game's encoder: a subclass gives ``game``, ``phases``, the two layouts and
     the two writers; the contract's functions are the methods of one instance.
 
-    The layouts' slice starts are those at the game's default options: the values a writer
-    writes may depend on the options (as the observation gives them), the slices may not.
+    The slice starts the writers are given are computed once per player count, from the
+    layouts with no options (``{}``), since a tensor is made from the observation alone: the
+    values may depend on the options (as the observation shows them), the slices may not.
     """
 
     game: str
@@ -91,6 +92,7 @@ class Encoder:
 
     def __init__(self) -> None:
         self._starts: dict[int, tuple[dict[str, int], int, int]] = {}
+        self._phase_ids = {phase: p for p, phase in enumerate(self.phases)}  # faster than phases.index
 
     def observation_layout(self, players: int, options: Mapping[str, Any]) -> Layout:
         """Returns the observation tensor's slices, in order, as ``(name, shape)``."""
@@ -123,22 +125,11 @@ class Encoder:
 
     def observation_tensor(self, observation: Mapping[str, Any]) -> list[float]:
         """Returns the seat's observation as ``observation_shape`` floats."""
-        n = observation["players"]
-        at, size, _ = self._starts.get(n) or self._slices(n)
-        t = [0.0] * size
-        self._write_shared(observation, t, at, n)
-        self.write(observation, t, at)
-        return t
+        return self._tensor(observation, False)
 
     def information_state_tensor(self, observation: Mapping[str, Any]) -> list[float]:
         """Returns the observation tensor followed by what the seat knows."""
-        n = observation["players"]
-        at, _, size = self._starts.get(n) or self._slices(n)
-        t = [0.0] * size
-        self._write_shared(observation, t, at, n)
-        self.write(observation, t, at)
-        self.write_knowledge(observation, t, at)
-        return t
+        return self._tensor(observation, True)
 
     def index(self, values: Sequence[str], value: str, what: str) -> int:
         """Returns where ``value`` is in ``values``; a ValueError naming ``what`` if it is not there."""
@@ -161,17 +152,28 @@ class Encoder:
         self._starts[players] = starts
         return starts
 
-    def _write_shared(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int], n: int) -> None:
-        """Writes the slices every game has: ``seat``, ``current_player``, ``phase`` and ``winners``."""
+    def _tensor(self, observation: Mapping[str, Any], knowledge: bool) -> list[float]:
+        """Returns the observation tensor, followed by the knowledge's slices if ``knowledge``: the
+        shared slices written here, the game's own by its writers."""
+        n = observation["players"]
+        at, observed, known = self._starts.get(n) or self._slices(n)
+        t = [0.0] * (known if knowledge else observed)
         seat = observation["seat"]
         if seat is not None:
             t[at["seat"] + seat] = 1.0
         t[at["current_player"] + actor_index(observation["current_player"], n)] = 1.0
-        t[at["phase"] + self.index(self.phases, observation["phase"], "phase")] = 1.0
+        phase = self._phase_ids.get(observation["phase"])
+        if phase is None:
+            raise ValueError(f"{self.game} encoding: unknown phase {observation['phase']!r}")
+        t[at["phase"] + phase] = 1.0
         winners = observation["winners"]
         if winners is not None:
             for k in winners:
                 t[at["winners"] + k] = 1.0
+        self.write(observation, t, at)
+        if knowledge:
+            self.write_knowledge(observation, t, at)
+        return t
 
 
 def seat_tensor(game_id: str, observation: Mapping[str, Any], *, encoding: str = "information_state") -> np.ndarray:
