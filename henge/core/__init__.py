@@ -17,7 +17,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ``parts``                 the interface of each part a plugin names, checked when it is loaded
 ``decision``              a seat's :class:`Decision`, all a fair player is given
 ``narrate``               the helpers of a game's log lines, and the generic narrator
-``encoding``              tensor layouts, the helpers of a game's encoder
+``encoding``              the encoder contract, and the base a game's encoder subclasses
 ``drawing``               the colours and cards of a game's terminal drawing
 ``loop``                  the one game loop (:func:`advance`), its seeds, a game's :class:`GameRecord`
 ========================  ==================================================================
@@ -25,7 +25,17 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 
 from henge.core.decision import Decision, canonical_state, make_decision
 from henge.core.drawing import STYLE, card, card_colour, cards
-from henge.core.encoding import ENCODINGS, Layout, actor_index, layout_size, seat_tensor, slice_starts
+from henge.core.encoding import (
+    CARD_ID,
+    ENCODINGS,
+    Encoder,
+    Layout,
+    actor_index,
+    layout_size,
+    seat_tensor,
+    slice_starts,
+    write_cards,
+)
 from henge.core.errors import IllegalActionError, StateFormatError
 from henge.core.fields import check, load_cards, load_int
 from henge.core.info import GameInfo, Option
@@ -75,6 +85,7 @@ from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
 from henge.core.steps import Step, Turn, latest_turns, open_turn, steps_of, turns
 
 __all__ = [
+    "CARD_ID",
     "CHANCE",
     "ENCODINGS",
     "ENTRY_POINT_GROUP",
@@ -90,6 +101,7 @@ __all__ = [
     "Decision",
     "Deferred",
     "DrawingPart",
+    "Encoder",
     "EncoderExtras",
     "EncoderPart",
     "Event",
@@ -151,4 +163,5 @@ __all__ = [
     "steps_of",
     "turns",
     "uniform",
+    "write_cards",
 ]
