@@ -16,7 +16,8 @@ from fightin_positions import fightin_position
 import henge
 from henge import box
 from henge.core import CHANCE, TERMINAL, State
-from henge.games.fightin import actions, events, table
+from henge.games.fightin import actions, events
+from henge.games.fightin import position as fields_of_a_position
 from henge.games.fightin.actions import DECKS, MONSTER_DECK
 
 GAME = henge.load("fightin")
@@ -683,14 +684,14 @@ def test_F10_an_award_the_stock_cannot_supply_is_not_given():
 
 def test_F10_the_stock_never_runs_out_in_play(monkeypatch):
     taken = []
-    real = table._from_stock
+    real = fields_of_a_position._from_stock
 
     def from_stock(state: Any, colour: int, count: int) -> int:
         assert state.stock[colour] >= count, "the stock ran out"
         taken.append(count)
         return real(state, colour, count)
 
-    for module in (events, table):  # every rule module that takes awards from stock
+    for module in (events, fields_of_a_position):  # every rule module that takes awards from stock
         monkeypatch.setattr(module, "_from_stock", from_stock)
     rng = random.Random(10)
     for _ in range(60):
