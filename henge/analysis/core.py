@@ -22,7 +22,7 @@ from typing import Any
 from henge.agents import heuristics
 from henge.analysis.run import Job, execute
 from henge.analysis.stats import proportion, summarize
-from henge.core import game_class, load
+from henge.core import load
 from henge.tournament import (
     MatchConfig,
     TournamentConfig,
@@ -239,8 +239,3 @@ def sweep(
         )
     wall = played[0].wall_seconds if played else 0.0
     return Sweep(base, found, wall, played[0].backend if played else "")
-
-
-def option_names(game_id: str) -> list[str]:
-    """Returns the names of a game's options."""
-    return [o.name for o in game_class(game_id).info.options]
