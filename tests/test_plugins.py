@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import game_configs
+from conftest import game_configs, shipped_games
 from rich.pretty import Pretty
 
 import henge
@@ -29,7 +29,7 @@ from henge.core import generic_narrator as generic
 from henge.server.narrate import narrator
 from henge.terminal import decision_text, renderer
 
-SHIPPED = ["druid_olympics", "fightin", "first_druid", "spell_casting", "stonerush"]
+SHIPPED = shipped_games()
 VERDICTS = ("You win!", "You share the win.", "You lose.")
 
 Installer = Callable[[str, dict[str, str], dict[str, str]], None]
