@@ -83,7 +83,7 @@ from henge.core.registry import (
 )
 from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
 from henge.core.steps import Step, Turn, latest_turns, open_turn, steps_of, turns
-from henge.core.trail import Trail, Trailed, freeze_trail, trail_entries
+from henge.core.trail import TRAIL_BLOCK, Trail, Trailed, freeze_trail, trail_entries
 
 __all__ = [
     "CARD_ID",
@@ -97,6 +97,7 @@ __all__ = [
     "RECORD_VERSION",
     "STYLE",
     "TERMINAL",
+    "TRAIL_BLOCK",
     "Chance",
     "Chooser",
     "Decision",

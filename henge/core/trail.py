@@ -4,18 +4,26 @@ A game whose resampler needs more than the history (which card a hidden draw too
 went face down, when a pile was reshuffled) keeps a trail: entries, tuples the game defines,
 appended in order as its rules run. A state appends its entries to a list of its own
 (``trail_tail``); a clone first freezes that list into a block chained to the blocks before
-(``trail``), which both then share, so a clone costs the same at any move number. The head
-block names the trail up to the state it was frozen for, so a game may cache on it
-(:attr:`Trail.memo`) what it derived from that trail, for every sample drawn at that position.
+(``trail``), which both then share, so a clone costs the same at any move number. A game
+freezes its list in one of two ways:
 
-A history of actions (:class:`henge.core.history.Past`) is a trail too, of ints, frozen in
-blocks of a fixed size as the state's own list fills rather than when it is cloned.
+* at each clone (:func:`freeze_trail` in its ``_copy``): the head block then ends at the state,
+  so the game may cache on it (:attr:`Trail.memo`) what it derived from the trail, for every
+  sample drawn at that position;
+* when the list holds :data:`TRAIL_BLOCK` entries, a clone copying the shorter list: no block
+  is made by a clone, the cheaper way where a search clones far more often than it appends
+  and nothing is cached on a block.
+
+A history of actions (:class:`henge.core.history.Past`) is a chain of the second kind, of ints.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
+
+TRAIL_BLOCK = 64
+"""Entries per frozen block of a trail frozen when its list fills (see the module's docstring)."""
 
 
 class Trail:
