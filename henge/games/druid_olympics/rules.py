@@ -36,6 +36,7 @@ from henge import box
 from henge.core import (
     CHANCE,
     TERMINAL,
+    TRAIL_BLOCK,
     Event,
     Game,
     GameInfo,
@@ -106,8 +107,10 @@ _TRI_CARD = box.TRILITHON_CARD_BASE
 _COLOURED_30 = board.NUMBERED - 1
 
 # The trail (the core's): an entry (kind, history index, seat, card or pile) for every card that
-# enters or leaves a hand and every reshuffle, in blocks shared by clones like the record. The
-# resampler reads it; it is rebuilt by replay for a loaded state.
+# enters or leaves a hand and every reshuffle, in blocks of TRAIL_BLOCK entries shared by clones
+# like the record (a clone copies the shorter list since the last block, as for the history:
+# cheaper than a block at every clone, and nothing is cached on a block). The resampler reads
+# it; it is rebuilt by replay for a loaded state.
 _DRAWN, _LAID, _SHUFFLED = range(3)
 _DRAWS: tuple[str, ...] = tuple(f"seat {seat} draws a card" for seat in range(5))
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
@@ -180,8 +183,8 @@ class DruidOlympicsState(State):
         self.log: tuple[str, ...] = ()
         self.winners: tuple[int, ...] = ()
         self.reason = ""
-        self.trail: Trail | None = None  # what happened, shared by clones (for resampling)...
-        self.trail_tail: list[Entry] | None = []  # ...and since the last clone; None: not known (a
+        self.trail: Trail | None = None  # what happened, in blocks shared by clones (for resampling)...
+        self.trail_tail: list[Entry] | None = []  # ...and since the last block; None: not known (a
         # state loaded without its history), rebuilt from the history
 
     # -- the public API hooks ------------------------------------------------
@@ -230,6 +233,8 @@ class DruidOlympicsState(State):
             tail = self.trail_tail
             if tail is not None:
                 tail.append((_DRAWN, self.move_number(), seat, action))
+                if len(tail) == TRAIL_BLOCK:
+                    self._freeze_trail()
             self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][action])
             if len(hand) < _HAND:
                 if not draw:
@@ -301,12 +306,9 @@ class DruidOlympicsState(State):
         new.log = self.log
         new.winners = self.winners
         new.reason = self.reason
-        tail = self.trail_tail
-        if tail:  # both share what happened so far, and add their own
-            self.trail = Trail(self.trail, tuple(tail))
-            self.trail_tail = []
         new.trail = self.trail
-        new.trail_tail = None if tail is None else []
+        tail = self.trail_tail
+        new.trail_tail = None if tail is None else tail[:]
         return new
 
     # -- dealing, drawing and the turn order -------------------------------------
@@ -316,6 +318,15 @@ class DruidOlympicsState(State):
         tail = self.trail_tail
         if tail is not None:
             tail.append((kind, self.move_number(), seat, data))
+            if len(tail) == TRAIL_BLOCK:
+                self._freeze_trail()
+
+    def _freeze_trail(self) -> None:
+        """Moves the full list of the state's own trail entries into a new block (see TRAIL_BLOCK)."""
+        tail = self.trail_tail
+        if tail:
+            self.trail = Trail(self.trail, tuple(tail))
+            self.trail_tail = []
 
     def _refill_draw_pile(self) -> None:
         """D9: the discard pile is reshuffled into the draw pile when a card is needed and none is left."""
@@ -390,6 +401,8 @@ class DruidOlympicsState(State):
         tail = self.trail_tail
         if tail is not None:
             tail.append((_LAID, self.move_number(), seat, card))
+            if len(tail) == TRAIL_BLOCK:
+                self._freeze_trail()
 
     def _complete_block(self) -> None:
         """Places the piece once the cards on the table pay for it (D8).
