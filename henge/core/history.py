@@ -18,12 +18,11 @@ class Past:
     clone shares the chain and copies only that list, so copying a state costs the same at
     move 50 and at move 5,000; a block is made when the list fills, by the state that filled it.
 
-    It is the same chain as a trail of hidden events (:class:`henge.core.trail.Trail`), kept
-    apart because of when it is frozen: a history grows by one int at every action, the
-    engine's hottest step, so its blocks are of a fixed size and a clone copies the short
-    list, keeping the chain short however often a search clones; a trail is frozen at each
-    clone, so that its head block ends at the state and can carry what a game derived from
-    it (:attr:`~henge.core.trail.Trail.memo`), which a history never needs.
+    It is a trail (:class:`henge.core.trail.Trail`) of the kind frozen when its list fills, kept
+    apart because it is written at the engine's hottest step: a history grows by one int at every action of
+    every game, so its block is the least it can be (no count, no memo, which a history never
+    needs), it is read as one flat tuple of ints (:func:`_flatten`), and it pickles back into
+    the same fixed blocks (:func:`_blocks`) rather than into one.
     """
 
     __slots__ = ("actions", "length", "parent")

@@ -3,9 +3,9 @@
 A game whose resampler needs more than the history (which card a hidden draw took, which card
 went face down, when a pile was reshuffled) keeps a trail: entries, tuples the game defines,
 appended in order as its rules run. A state appends its entries to a list of its own
-(``trail_tail``); a clone first freezes that list into a block chained to the blocks before
-(``trail``), which both then share, so a clone costs the same at any move number. A game
-freezes its list in one of two ways:
+(``trail_tail``), which is frozen into a block chained to the blocks before (``trail``); its
+clones share the blocks, so a clone costs the same at any move number. A game freezes its
+list in one of two ways:
 
 * at each clone (:func:`freeze_trail` in its ``_copy``): the head block then ends at the state,
   so the game may cache on it (:attr:`Trail.memo`) what it derived from the trail, for every
