@@ -83,6 +83,7 @@ from henge.core.registry import (
 )
 from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
 from henge.core.steps import Step, Turn, latest_turns, open_turn, steps_of, turns
+from henge.core.trail import TRAIL_BLOCK, Trail, Trailed, freeze_trail, trail_entries
 
 __all__ = [
     "CARD_ID",
@@ -96,6 +97,7 @@ __all__ = [
     "RECORD_VERSION",
     "STYLE",
     "TERMINAL",
+    "TRAIL_BLOCK",
     "Chance",
     "Chooser",
     "Decision",
@@ -127,6 +129,8 @@ __all__ = [
     "State",
     "StateFormatError",
     "Step",
+    "Trail",
+    "Trailed",
     "Turn",
     "actor_index",
     "advance",
@@ -137,6 +141,7 @@ __all__ = [
     "cards",
     "chance_rng",
     "check",
+    "freeze_trail",
     "game_class",
     "game_problems",
     "generic_narrator",
@@ -161,6 +166,7 @@ __all__ = [
     "short",
     "slice_starts",
     "steps_of",
+    "trail_entries",
     "turns",
     "uniform",
     "write_cards",

@@ -17,6 +17,12 @@ class Past:
     never changed once made) and a short list of the actions applied since the last block. A
     clone shares the chain and copies only that list, so copying a state costs the same at
     move 50 and at move 5,000; a block is made when the list fills, by the state that filled it.
+
+    It is a trail (:class:`henge.core.trail.Trail`) of the kind frozen when its list fills, kept
+    apart because it is written at the engine's hottest step: a history grows by one int at every action of
+    every game, so its block is the least it can be (no count, no memo, which a history never
+    needs), it is read as one flat tuple of ints (:func:`_flatten`), and it pickles back into
+    the same fixed blocks (:func:`_blocks`) rather than into one.
     """
 
     __slots__ = ("actions", "length", "parent")

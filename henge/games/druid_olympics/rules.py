@@ -36,15 +36,18 @@ from henge import box
 from henge.core import (
     CHANCE,
     TERMINAL,
+    TRAIL_BLOCK,
     Event,
     Game,
     GameInfo,
     IllegalActionError,
     Option,
     State,
+    Trail,
     check,
     load_int,
     replayed_record,
+    trail_entries,
 )
 from henge.games.druid_olympics import board, placements
 from henge.games.druid_olympics.board import ALTAR, HORSESHOE, POINT_SUM, POINT_SUMS, TARGETS, TRILITHON
@@ -103,16 +106,19 @@ _TEXT = box.CARD_TEXT
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _COLOURED_30 = board.NUMBERED - 1
 
-# The trail: a chain of immutable nodes (parent, kind, history index, seat, card or pile),
-# shared by clones like the record, of every card that enters or leaves a hand and of
-# every reshuffle. The resampler reads it; it is rebuilt by replay for a loaded state.
+# The trail (the core's): an entry (kind, history index, seat, card or pile) for every card that
+# enters or leaves a hand and every reshuffle, in blocks of TRAIL_BLOCK entries shared by clones
+# like the record (a clone copies the shorter list since the last block, as for the history:
+# cheaper than a block at every clone, and nothing is cached on a block). The resampler reads
+# it; it is rebuilt by replay for a loaded state.
 _DRAWN, _LAID, _SHUFFLED = range(3)
 _DRAWS: tuple[str, ...] = tuple(f"seat {seat} draws a card" for seat in range(5))
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
     tuple({seat: f"seat {seat} draws {_TEXT[c]}"} for c in range(box.DECK_SIZE)) for seat in range(5)
 )
 """The record's texts of a draw (G6): every seat's, and the drawer's own (shared, never changed)."""
-Trail = tuple[Any, ...]
+Entry = tuple[int, int, int, Any]
+"""A trail entry: (kind, history index, seat or -1, the card drawn or laid, or the pile reshuffled)."""
 
 
 class DruidOlympicsState(State):
@@ -143,6 +149,7 @@ class DruidOlympicsState(State):
         "table",
         "target",
         "trail",
+        "trail_tail",
         "tri",
         "turn",
         "winners",
@@ -176,7 +183,9 @@ class DruidOlympicsState(State):
         self.log: tuple[str, ...] = ()
         self.winners: tuple[int, ...] = ()
         self.reason = ""
-        self.trail: Trail | None = ()  # None: not known (a loaded state), rebuilt from the history
+        self.trail: Trail | None = None  # what happened, in blocks shared by clones (for resampling)...
+        self.trail_tail: list[Entry] | None = []  # ...and since the last block; None: not known (a
+        # state loaded without its history), rebuilt from the history
 
     # -- the public API hooks ------------------------------------------------
 
@@ -221,8 +230,11 @@ class DruidOlympicsState(State):
             hand = self.hands[seat]
             hand.append(action)
             self.since[seat].append(self.shuffles)
-            if self.trail is not None:
-                self.trail = (self.trail, _DRAWN, self.move_number(), seat, action)
+            tail = self.trail_tail
+            if tail is not None:
+                tail.append((_DRAWN, self.move_number(), seat, action))
+                if len(tail) == TRAIL_BLOCK:
+                    self._freeze_trail()
             self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][action])
             if len(hand) < _HAND:
                 if not draw:
@@ -295,14 +307,26 @@ class DruidOlympicsState(State):
         new.winners = self.winners
         new.reason = self.reason
         new.trail = self.trail
+        tail = self.trail_tail
+        new.trail_tail = None if tail is None else tail[:]
         return new
 
     # -- dealing, drawing and the turn order -------------------------------------
 
     def _trace(self, kind: int, seat: int, data: Any) -> None:
         """Appends to the trail (unless it is unknown: a state loaded without its history)."""
-        if self.trail is not None:
-            self.trail = (self.trail, kind, self.move_number(), seat, data)
+        tail = self.trail_tail
+        if tail is not None:
+            tail.append((kind, self.move_number(), seat, data))
+            if len(tail) == TRAIL_BLOCK:
+                self._freeze_trail()
+
+    def _freeze_trail(self) -> None:
+        """Moves the full list of the state's own trail entries into a new block (see TRAIL_BLOCK)."""
+        tail = self.trail_tail
+        if tail:
+            self.trail = Trail(self.trail, tuple(tail))
+            self.trail_tail = []
 
     def _refill_draw_pile(self) -> None:
         """D9: the discard pile is reshuffled into the draw pile when a card is needed and none is left."""
@@ -374,8 +398,11 @@ class DruidOlympicsState(State):
         del hand[at]
         del self.since[seat][at]
         self.table.append(card)
-        if self.trail is not None:
-            self.trail = (self.trail, _LAID, self.move_number(), seat, card)
+        tail = self.trail_tail
+        if tail is not None:
+            tail.append((_LAID, self.move_number(), seat, card))
+            if len(tail) == TRAIL_BLOCK:
+                self._freeze_trail()
 
     def _complete_block(self) -> None:
         """Places the piece once the cards on the table pay for it (D8).
@@ -633,26 +660,20 @@ class DruidOlympicsState(State):
         and draw pile are re-dealt within the groups of ``observation()["unseen"]``.
         """
         self._check_seat(player)
-        nodes = self._trail_nodes()
-        if nodes is None:
+        entries = self._trail_entries()
+        if entries is None:
             return self._redeal(player, rng)
         history = self.history()
-        for index, card in self._hidden_draws(nodes, player, rng).items():
+        for index, card in self._hidden_draws(entries, player, rng).items():
             history[index] = card  # the chance outcome "draw <card>" has the card's id
         new = self._replay(history)
         new._log = replayed_record(self.game, history)  # made again only if read
         return new
 
-    def __getstate__(self) -> Any:
-        # Pickled without the trail: its nested tuples would recurse past Python's limit in a long
-        # game, and _trail_nodes rebuilds it from the history when it is needed.
-        state: tuple[Any, dict[str, Any]] = super().__getstate__()  # type: ignore[assignment]
-        return state[0], {**state[1], "trail": None}
-
-    def _trail_nodes(self) -> list[Trail] | None:
-        """Returns the trail oldest first, or None if the state has no history that reaches it."""
-        trail = self.trail
-        if trail is None:  # loaded from JSON: the engine replayed its history, if it had one
+    def _trail_entries(self) -> list[Entry] | None:
+        """Returns the trail's entries oldest first, or None if the state has no history that reaches it."""
+        tail = self.trail_tail
+        if tail is None:  # loaded from JSON: the engine replayed its history, if it had one
             if not self.move_number():
                 return None
             replayed = self.game.new_initial_state()
@@ -664,22 +685,18 @@ class DruidOlympicsState(State):
             assert isinstance(replayed, DruidOlympicsState)
             if replayed._fields() != self._fields():
                 return None
-            trail = self.trail = replayed.trail  # the same state: only the cache is filled
-        nodes: list[Trail] = []
-        while trail:
-            nodes.append(trail)
-            trail = trail[0]
-        nodes.reverse()
-        return nodes
+            self.trail = replayed.trail  # the same state: only the cache is filled
+            tail = self.trail_tail = replayed.trail_tail or []
+        return trail_entries(self.trail, tail)
 
-    def _hidden_draws(self, nodes: list[Trail], player: int, rng: random.Random) -> dict[int, int]:
+    def _hidden_draws(self, entries: list[Entry], player: int, rng: random.Random) -> dict[int, int]:
         """Returns a card for every draw ``player`` did not see, by history index (see resample)."""
         piles: list[tuple[int, ...]] = [box.FULL_DECK]  # the draw pile of each epoch, as it was shuffled
         epoch_of = [0] * box.DECK_SIZE  # the last pile each card was in
         hidden: list[list[tuple[int, int]]] = [[]]  # per epoch: (history index, seat) of each hidden draw
         known: list[set[int]] = [set()]  # per epoch: the cards player drew, or saw laid after a hidden draw
         laid: dict[tuple[int, int], list[tuple[int, int]]] = {}  # (epoch, seat): (history index, card)
-        for _, kind, index, seat, data in nodes:
+        for kind, index, seat, data in entries:
             if kind == _DRAWN:
                 if seat == player:
                     known[-1].add(data)
@@ -822,6 +839,7 @@ class DruidOlympicsState(State):
         """Loads the fields and checks every invariant of the game (G7; docs: "Saved states")."""
         n = self.n
         self.trail = None  # what happened before is known only by replaying a history
+        self.trail_tail = None
         check(fields["phase"] in _PHASE_NAMES, f"phase must be one of {', '.join(_PHASE_NAMES)}")
         phase = self.phase = _PHASE_NAMES.index(fields["phase"])
         self.player = load_int(fields["player"], 0, n - 1, "player")

@@ -161,8 +161,8 @@ def effect(state: Position, action: int) -> None:
         card = action - PLACE_BASE - event * 60
         state.hands[seat].remove(card)
         state.down[event * 2 + seat] = card
-        if state.trail is not None:
-            state.trail.append((seat, state.round, event, card))
+        if state.trail_tail is not None:
+            state.trail_tail.append((seat, state.round, event, card))
         state._log = Event(state._log, seat, _PLACES[event], _PLACED[seat][event][card])
     elif kind in _DISCARDS_FROM_BOARD:
         card = action - DISCARD_BASE

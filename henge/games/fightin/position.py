@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from henge import box
-from henge.core import Event, State
+from henge.core import Event, State, Trail
 from henge.games.fightin.actions import (
     COLOURS,
     OWNER,
@@ -34,8 +34,9 @@ _EARNS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
 Lines = tuple[Any, str | tuple[int, str]] | None
 """The game log: (the lines before, the newest line), or None for none. A line (seat, text) is
 written ``seat N text`` when the log is read (observation.log_lines)."""
-Trail = list[tuple[int, int, int, int]]
-"""The hidden moves of a game, in order: (seat, round, event, card), event -1 for a draw."""
+Entry = tuple[int, int, int, int]
+"""A hidden move, an entry of the trail the resampler reads (a core ``Trail``): (seat, round,
+event, card), event -1 for a draw."""
 
 
 class Position(State):
@@ -74,6 +75,7 @@ class Position(State):
         "stock",
         "taken",
         "trail",
+        "trail_tail",
         "wee",
         "winners",
     )
@@ -110,7 +112,8 @@ class Position(State):
     scores: tuple[int, ...]  # final scores in half awards
     winners: tuple[int, ...]
     log: Lines  # the table's log, newest line first (observation.log_lines reads it)
-    trail: Trail | None  # set only while the resampler replays a history
+    trail: Trail | None  # the hidden moves of the history, made by the resampler's replay
+    trail_tail: list[Entry] | None  # the hidden moves recorded while it replays (None: not recorded)
 
     def _chance_actions(self) -> tuple[int, ...]:
         """Returns the chance outcomes, sorted (the state's own: a tuple, kept as the legal set)."""

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, Trail, trail_entries
 from henge.games.fightin import choices, events, observation
 from henge.games.fightin import fields as state_fields
 from henge.games.fightin.actions import (
@@ -54,7 +54,7 @@ from henge.games.fightin.actions import (
     TITLES,
     max_game_length,
 )
-from henge.games.fightin.position import Position, Trail
+from henge.games.fightin.position import Entry, Position
 
 _DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
@@ -107,6 +107,7 @@ class FightinState(Position):
         self.winners = ()
         self.log = None
         self.trail = None
+        self.trail_tail = None
         self._known: tuple[object, Trail | None] | None = None  # the resampler's (record, trail) cache
 
     # -- the public API hooks ------------------------------------------------
@@ -147,8 +148,8 @@ class FightinState(Position):
             at = draws.index(action)
             self.deck_draws[seat] = draws[:at] + draws[at + 1 :]
             self.hands[seat].append(card)
-            if self.trail is not None:
-                self.trail.append((seat, self.round, -1, card))
+            if self.trail_tail is not None:
+                self.trail_tail.append((seat, self.round, -1, card))
             self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][card])
         elif phase == DEAL:
             seat = self.player
@@ -217,6 +218,7 @@ class FightinState(Position):
         new.winners = self.winners
         new.log = self.log
         new.trail = None
+        new.trail_tail = None
         new._known = None
         return new
 
@@ -249,9 +251,10 @@ class FightinState(Position):
         the other seat's hand, face-down cards and deck are re-dealt from its unseen cards."""
         if player not in (0, 1):
             raise ValueError(f"seats run 0..1, not {player}")
-        trail = self._trail()
-        if trail is None:
+        known = self._trail()
+        if known is None:
             return self._redeal(player, rng)
+        trail: list[Entry] = trail_entries(known)
         other = 1 - player
         draws = [rnd + 1 for seat, rnd, event, _ in trail if seat == other and event < 0]  # the round each serves
         places = [(rnd, event, card) for seat, rnd, event, card in trail if seat == other and event >= 0]
@@ -289,15 +292,17 @@ class FightinState(Position):
         if known is not None and known[0] is self._log:
             return known[1]
         walk = FightinState(self.game)
-        walk.trail = []
-        trail: Trail | None = walk.trail
+        tail: list[Entry] = []
+        walk.trail_tail = tail
+        trail: Trail | None = None
         try:
             for action in self.history():
                 walk.apply_action(action)
         except IllegalActionError:
-            trail = None
-        if trail is not None and walk._fields() != self._fields():
-            trail = None
+            pass
+        else:
+            if walk._fields() == self._fields():
+                trail = Trail(None, tuple(tail))
         self._known = (self._log, trail)
         return trail
 

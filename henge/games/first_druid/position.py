@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from henge.core import State
-from henge.games.first_druid.trail import Entry, Trail
+from henge.core import State, Trail
+from henge.games.first_druid.trail import Entry
 
 
 class Position(State):

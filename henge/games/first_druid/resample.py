@@ -2,7 +2,7 @@
 set (``resample_from_infostate``'s body).
 
 The plan of what the seat's record fixes (``skeleton``) is made once per position and seat and
-cached on the trail, and so is what the choices consult that depends only on it (what a seat
+cached on the trail (its head block's memo), and so is what the choices consult that depends only on it (what a seat
 still owes of each deck for the tokens it holds, which deck a shown card came from, the steps
 that change the table), so the many samples a search draws at one decision share that work.
 None of it changes a draw. The hidden steps are played out on an abstract table (``tokens``);
@@ -16,13 +16,13 @@ from __future__ import annotations
 import random
 from typing import Any, TypeVar
 
-from henge.core import IllegalActionError, made, replayed_record
+from henge.core import IllegalActionError, Trail, made, replayed_record, trail_entries
 from henge.games.first_druid.actions import ASK, BID, DRAIN, GIVE, MAX_OFFERS, OFFER, SEND, TURN, TURNS, WITHDRAW
 from henge.games.first_druid.observation import seat_check
 from henge.games.first_druid.position import Position
 from henge.games.first_druid.skeleton import COMPOSE, FIXED, HBID, HDRAIN, HDRAW, Plan, Retry, build_plan
 from henge.games.first_druid.tokens import play_out
-from henge.games.first_druid.trail import Trail, entries, freeze
+from henge.games.first_druid.trail import freeze
 
 _P = TypeVar("_P", bound=Position)
 """The state class resampled (a sample is a state of the same class)."""
@@ -34,7 +34,7 @@ _TRIES = 2000
 def _rooted_trail(state: Position) -> Trail | None:
     """Returns the trail of the state's whole history, rebuilt by replay for a loaded state."""
     trail = freeze(state)
-    if state.rooted and (trail.actions if trail is not None else 0) == state.move_number():
+    if state.rooted and (trail.count if trail is not None else 0) == state.move_number():
         return trail
     again = state.game.new_initial_state()
     try:
@@ -56,17 +56,17 @@ def _rooted_trail(state: Position) -> Trail | None:
 def _plan(state: Position, seat: int) -> Plan:
     """Returns the seat's plan for the state, made once and cached on its trail."""
     head = _rooted_trail(state)
-    if head is not None and head.plans is not None and seat in head.plans:
-        return head.plans[seat]
-    plan = build_plan(state, seat, entries(head))
+    if head is not None and head.memo is not None and seat in head.memo:
+        return head.memo[seat]
+    plan = build_plan(state, seat, trail_entries(head))
     if head is not None:
         node = head.parent
         while node is not None:  # the plans of earlier positions serve nothing now: let them go
-            node.plans = None
+            node.memo = None
             node = node.parent
-        if head.plans is None:
-            head.plans = {}
-        head.plans[seat] = plan
+        if head.memo is None:
+            head.memo = {}
+        head.memo[seat] = plan
     return plan
 
 

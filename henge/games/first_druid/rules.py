@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from henge import box
-from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, freeze_trail
 from henge.games.first_druid import fields as field_io
 from henge.games.first_druid import knowledge, observation, resample, scoring, trail
 from henge.games.first_druid.actions import (
@@ -315,7 +315,7 @@ class FirstDruidState(Position):
         new.allowed = self.allowed  # filled in place, replaced when the board changes: shared
         new.picked = self.picked
         new.views = self.views  # an int: shared
-        new.trail = trail.freeze(self)  # both share what happened so far, and add their own
+        new.trail = freeze_trail(self, trail.actions)  # both share what happened so far, and add their own
         new.trail_tail = []
         new.rooted = self.rooted
         new.log = self.log

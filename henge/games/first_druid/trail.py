@@ -1,15 +1,18 @@
-"""The trail of a First Druid game: the record of every action and hidden event that the
-resampler (``resample``) replays.
+"""The trail of a First Druid game: the entries of the record of every action and hidden event
+that the resampler (``resample``) replays, kept as the core's trail (``henge.core.Trail``).
 
 Each applied action leaves an entry (what it was, with its cards), and so do a few automatic
 events (the pile refilled, the bids revealed, a turn begun). A state appends its entries to a
 list of its own (``trail_tail``); a clone first freezes that list into a block chained to the
-blocks before (``trail``), which both then share, as they share the record.
+blocks before (``trail``), which both then share, as they share the record. Each block counts
+its actions, so that the resampler can tell a trail that covers the state's whole history.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+
+from henge.core import Trail, Trailed, freeze_trail
 
 (
     T_DRAW,
@@ -37,43 +40,14 @@ Entry = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
 """(kind, action id or -1 for an automatic event, actor, a card or seat, two card lists)."""
 
 
-class Trail:
-    """A frozen block of trail entries, oldest first, linked to the block before."""
-
-    __slots__ = ("actions", "entries", "parent", "plans")
-
-    def __init__(self, parent: Trail | None, entries: tuple[Entry, ...]) -> None:
-        self.parent = parent
-        self.entries = entries
-        self.actions: int = (parent.actions if parent is not None else 0) + sum(1 for e in entries if e[1] >= 0)
-        """The action entries (the others are automatic events) of this block and the blocks before."""
-        self.plans: dict[int, Any] | None = None  # resampling's plans, for the trail ending here
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # The whole trail as one flat list, so a long one pickles without deep recursion (the
-        # resampling plans cached on it are left behind: they are made again when needed).
-        return _trail, (entries(self),)
-
-
-def _trail(entries: list[Entry]) -> Trail | None:
-    """Returns the trail made of ``entries``, oldest first (how a pickled trail is rebuilt)."""
-    return Trail(None, tuple(entries)) if entries else None
-
-
-class Trailed(Protocol):
-    """What keeps a trail: a state's shared blocks and its own entries since its last clone."""
-
-    trail: Trail | None
-    trail_tail: list[Entry]
+def actions(entries: Sequence[Entry]) -> int:
+    """Returns how many of ``entries`` are actions (the others are automatic events)."""
+    return sum(1 for e in entries if e[1] >= 0)
 
 
 def freeze(state: Trailed) -> Trail | None:
     """Moves the state's own trail entries into a new block (to share it) and returns the trail."""
-    tail = state.trail_tail
-    if tail:
-        state.trail = Trail(state.trail, tuple(tail))
-        state.trail_tail = []
-    return state.trail
+    return freeze_trail(state, actions)
 
 
 def push(
@@ -87,13 +61,3 @@ def push(
 ) -> None:
     """Appends an entry to the state's trail (an action when ``action`` >= 0)."""
     state.trail_tail.append((kind, action, actor, a, b, c))
-
-
-def entries(head: Trail | None) -> list[Entry]:
-    """Returns every entry of the trail ending in block ``head``, oldest first."""
-    blocks = []
-    node = head
-    while node is not None:
-        blocks.append(node.entries)
-        node = node.parent
-    return [entry for block in reversed(blocks) for entry in block]

@@ -217,7 +217,7 @@ def test_resampling_along_a_game_keeps_the_plans_of_the_newest_position_only():
         node = trail.freeze(of)
         found = []
         while node is not None:
-            found.append(len(node.plans or {}))
+            found.append(len(node.memo or {}))
             node = node.parent
         return [count for count in found if count]
 

@@ -15,6 +15,7 @@ from positions import random_walk
 
 import henge
 from henge import records
+from henge.core import trail_entries
 from henge.games.first_druid import combinations, knowledge, scoring
 from henge.games.first_druid import trail as trail_of
 from henge.games.first_druid.rules import FirstDruidState
@@ -207,7 +208,7 @@ def test_a_views_row_and_its_lone_places_are_those_of_the_unpacked_views(n):
 
 
 def trail(state: FirstDruidState) -> list[trail_of.Entry]:
-    return trail_of.entries(trail_of.freeze(state))
+    return trail_entries(trail_of.freeze(state))
 
 
 def replayed(state: FirstDruidState) -> FirstDruidState:
@@ -271,9 +272,9 @@ def test_resampling_with_a_kept_plan_draws_what_a_fresh_plan_draws(n):
                     with_kept = state.resample_from_infostate(seat, kept).history()
                     trail = trail_of.freeze(state)
                     assert trail is not None
-                    plans = trail.plans
-                    trail.plans = None  # made again, with nothing kept
+                    plans = trail.memo
+                    trail.memo = None  # made again, with nothing kept
                     assert state.resample_from_infostate(seat, fresh).history() == with_kept
-                    trail.plans = plans
+                    trail.memo = plans
                     draws += 1
     assert draws == 2 * 3 * n * 4
