@@ -10,6 +10,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ``errors``                :class:`IllegalActionError` and :class:`StateFormatError`
 ``record``                the event record a seat's information state is read from (G6)
 ``history``               a state's history as frozen blocks its clones share
+``trail``                 a record of hidden events a resampler replays, as blocks clones share
 ``outcomes``              uniform chance outcomes, shared-win returns, drawing an outcome
 ``fields``                checks of a state's JSON fields, for a game's ``_load``
 ``steps``                 steps and turns: runs of one seat's decisions
