@@ -19,7 +19,6 @@ from henge.core import (
     advance,
     agent_rng,
     chance_rng,
-    record_game,
     sample_chance,
 )
 
@@ -31,7 +30,6 @@ __all__ = [
     "agent_rng",
     "chance_rng",
     "chooser",
-    "game_of",
     "play",
     "play_record",
     "replay",
@@ -112,11 +110,6 @@ def play_record(
     if advance(state, chance_rng(seed), choosers, write) != TERMINAL:  # pragma: no cover - every seat chooses
         raise RuntimeError("a seat without a chooser is to move")
     return GameRecord.of(game, state, seed=seed, agents=[agent_name(a) for a in players], texts=texts)
-
-
-def game_of(record: Mapping[str, Any]) -> Game:
-    """Returns the game a record was played with; raises ValueError if it cannot be replayed."""
-    return record_game(record)
 
 
 def replay(record: Mapping[str, Any]) -> list[State]:

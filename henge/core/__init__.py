@@ -50,7 +50,6 @@ from henge.core.loop import (
     advance,
     agent_rng,
     chance_rng,
-    record_game,
 )
 from henge.core.narrate import Narrator, Observation, grew, seat_name, short
 from henge.core.narrate import generic as generic_narrator
@@ -157,7 +156,6 @@ __all__ = [
     "make_decision",
     "open_turn",
     "plugin",
-    "record_game",
     "reload_games",
     "replayed_record",
     "sample_chance",

@@ -72,7 +72,7 @@ def advance(
         state.apply_action(action)
 
 
-def record_game(data: Mapping[str, Any]) -> Game:
+def _record_game(data: Mapping[str, Any]) -> Game:
     """Returns the game a record's JSON form was played with; raises ValueError if it cannot be replayed."""
     if not isinstance(data, Mapping) or data.get("format") != RECORD_FORMAT:
         raise ValueError("not a henge game record (its 'format' must be 'henge-record')")
@@ -143,7 +143,7 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
         """Returns the record of JSON data; raises ValueError if it is not one this henge can replay."""
-        game = record_game(data)
+        game = _record_game(data)
         actions = data.get("actions")
         texts = data.get("texts")
         if not isinstance(actions, list):
