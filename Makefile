@@ -8,24 +8,39 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test quick browser postgres lint typecheck contracts deps pytest bench clean
+.PHONY: run test quick compiler browser postgres lint typecheck contracts deps pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# Installing compiles the engine (setup.py, Cython; both cores): a C compiler and Python's headers
+# come first. Without them the install still works, on the slower pure-Python path, and says so.
+COMPILED_SOURCES = $(shell $(PYTHON) -c 'import runpy; print(" ".join(runpy.run_path("henge/compiled.py")["COMPILED"]))')
+
+$(STAMP): pyproject.toml setup.py henge/compiled.py $(COMPILED_SOURCES) | compiler $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(BIN)/python
+$(TEST_STAMP): pyproject.toml setup.py henge/compiled.py $(COMPILED_SOURCES) | compiler $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@ $(STAMP)
+
+PY_INCLUDE = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+
+compiler:
+	@if ! command -v cc >/dev/null || [ ! -f "$(PY_INCLUDE)/Python.h" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc python3-dev; \
+		else \
+			echo "henge compiles its engine with a C compiler and Python's headers: run 'apt-get install gcc python3-dev' as root (without them it runs pure Python, slower)" >&2; \
+		fi; \
+	fi
 
 run: $(STAMP)
 	$(BIN)/henge serve
 
-test: $(TEST_STAMP) browser postgres lint typecheck contracts deps pytest
+test: compiler browser postgres $(TEST_STAMP) lint typecheck contracts deps pytest
 
 # The suite without the tests marked slow (whole games in a browser, long playouts): a minute or two.
 quick: $(TEST_STAMP) lint typecheck contracts deps
@@ -74,4 +89,5 @@ bench: $(STAMP)
 	$(BIN)/henge bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .import_linter_cache test-artifacts
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .import_linter_cache test-artifacts
+	find henge -name '*.so' -delete -o -name '*.c' -delete

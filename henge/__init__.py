@@ -1,5 +1,7 @@
 """henge: the Stonehenge Anthology's rule sets, bots and tools, in Python."""
 
+# First: its import hook (HENGE_PURE=1, edited sources) must precede every compiled module.
+import henge.compiled  # noqa: F401
 from henge.core import (
     CHANCE,
     TERMINAL,

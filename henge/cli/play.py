@@ -12,7 +12,7 @@ from rich.table import Table
 import henge
 from henge.agents import check_agent
 from henge.cli.common import OPTION_HELP, _console, _options
-from henge.core import game_problems
+from henge.core import engine_path, game_problems
 
 
 @click.command()
@@ -33,6 +33,7 @@ def games() -> None:
     console.print(table)
     if knobs:
         console.print("Options (--option NAME=VALUE):", *knobs, sep="\n", highlight=False)
+    console.print(f"Engine: {engine_path()}", highlight=False)
     for problem in game_problems():  # an installed game package that cannot be used, by name
         click.echo(f"not listed: {problem}", err=True)
 

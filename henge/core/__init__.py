@@ -24,6 +24,7 @@ imports from here, ``henge.core``, and never from its modules; a game package im
 ========================  ==================================================================
 """
 
+from henge.compiled import engine_path, warn_if_pure
 from henge.core.decision import Decision, canonical_state, make_decision
 from henge.core.drawing import STYLE, card, card_colour, cards
 from henge.core.encoding import (
@@ -141,6 +142,7 @@ __all__ = [
     "cards",
     "chance_rng",
     "check",
+    "engine_path",
     "freeze_trail",
     "game_class",
     "game_problems",
@@ -168,5 +170,6 @@ __all__ = [
     "trail_entries",
     "turns",
     "uniform",
+    "warn_if_pure",
     "write_cards",
 ]

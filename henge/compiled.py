@@ -1,0 +1,173 @@
+"""Which path the engine runs on: the modules compiled from their own source, or the source itself.
+
+The modules named in :data:`COMPILED` are compiled by Cython when the package is installed
+(``setup.py`` reads the list from here). Each stays valid Python: its ``.py`` file is the one source
+of the rules, and the extension module built from it is that same file, compiled. Python imports an
+extension module in preference to the ``.py`` beside it, so an import hook (:class:`SourceFinder`,
+installed before any of them is imported) loads the ``.py`` files instead when ``HENGE_PURE=1`` asks
+for them, or where a source file changed after it was compiled.
+
+This module imports nothing of henge: ``henge/__init__.py`` imports it first, and ``setup.py`` runs
+it on its own to read :data:`COMPILED`.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+
+PURE_ENV = "HENGE_PURE"
+"""Set to 1 to run every module from its Python source even where a compiled one is installed."""
+
+COMPILED: tuple[str, ...] = (
+    # the core: the state and the chains every state shares with its clones
+    "henge/core/state.py",
+    "henge/core/history.py",
+    "henge/core/record.py",
+    "henge/core/trail.py",
+    "henge/core/outcomes.py",
+    "henge/core/loop.py",
+    # each game's rules and the modules they step through
+    "henge/games/stonerush/rules.py",
+    "henge/games/stonerush/bot.py",
+    "henge/games/fightin/rules.py",
+    "henge/games/fightin/position.py",
+    "henge/games/fightin/actions.py",
+    "henge/games/fightin/events.py",
+    "henge/games/fightin/choices.py",
+    "henge/games/fightin/scoring.py",
+    "henge/games/fightin/bot.py",
+    "henge/games/druid_olympics/rules.py",
+    "henge/games/druid_olympics/board.py",
+    "henge/games/druid_olympics/placements.py",
+    "henge/games/druid_olympics/bot.py",
+    "henge/games/first_druid/rules.py",
+    "henge/games/first_druid/position.py",
+    "henge/games/first_druid/actions.py",
+    "henge/games/first_druid/knowledge.py",
+    "henge/games/first_druid/trail.py",
+    "henge/games/first_druid/scoring.py",
+    "henge/games/first_druid/combinations.py",
+    "henge/games/first_druid/bot.py",
+    "henge/games/spell_casting/rules.py",
+    "henge/games/spell_casting/board.py",
+    "henge/games/spell_casting/bot.py",
+)
+"""The modules compiled, as paths from the project's root: those where random play and the rule-based
+players spend their time (the core's state and chains, each game's rules and rule-based player)."""
+
+_NAMES = frozenset(path[: -len(".py")].replace("/", ".") for path in COMPILED)
+
+
+def pure_requested() -> bool:
+    """Returns True when ``HENGE_PURE=1`` asks for the pure-Python path."""
+    return os.environ.get(PURE_ENV, "") == "1"
+
+
+class SourceFinder:
+    """An import hook that finds a module of :data:`COMPILED` as its ``.py`` source where it must.
+
+    With ``HENGE_PURE=1`` it always does. Otherwise it does where the source changed after the
+    module was compiled (a rule edited since the install): the compiled module would run the old
+    rule, so the source runs instead, and a line on standard error says to build again.
+    """
+
+    def __init__(self, pure: bool) -> None:
+        self.pure = pure
+        self.stale: list[str] = []
+        """The modules found as source because they changed after they were compiled."""
+
+    def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> ModuleSpec | None:
+        if name not in _NAMES:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.origin is None or spec.origin.endswith(".py"):
+            return spec
+        source = os.path.join(os.path.dirname(spec.origin), name.rpartition(".")[2] + ".py")
+        if not os.path.exists(source):
+            return spec
+        if not self.pure:
+            if os.path.getmtime(source) <= os.path.getmtime(spec.origin):
+                return spec
+            self.stale.append(name)
+            print(
+                f"henge: {source} changed after it was compiled; running it as Python "
+                "('pip install -e .' or 'make' compiles it again)",
+                file=sys.stderr,
+            )
+        return importlib.util.spec_from_file_location(name, source)
+
+
+def install_hook() -> SourceFinder:
+    """Puts a :class:`SourceFinder` first among the import hooks (once) and returns it."""
+    for finder in sys.meta_path:
+        if isinstance(finder, SourceFinder):
+            return finder
+    finder = SourceFinder(pure_requested())
+    sys.meta_path.insert(0, finder)
+    return finder
+
+
+def compiled_modules() -> list[str]:
+    """Returns the modules of :data:`COMPILED` that are imported now from a compiled extension."""
+    loaded = []
+    for name in sorted(_NAMES):
+        module = sys.modules.get(name)
+        if module is not None and not (getattr(module, "__file__", None) or "").endswith(".py"):
+            loaded.append(name)
+    return loaded
+
+
+def available() -> bool:
+    """Returns True if the compiled modules are installed (whether or not ``HENGE_PURE`` is set)."""
+    for path in COMPILED:
+        name = path[: -len(".py")].replace("/", ".")
+        parent, _, leaf = name.rpartition(".")
+        package = sys.modules.get(parent)
+        folders = getattr(package, "__path__", None)
+        if folders is None:
+            continue
+        for folder in folders:
+            suffixes = importlib.machinery.EXTENSION_SUFFIXES
+            if any(os.path.exists(os.path.join(folder, leaf + suffix)) for suffix in suffixes):
+                return True
+    return False
+
+
+def engine_path() -> str:
+    """Returns a line saying which path runs: compiled, or pure Python and why."""
+    import henge.core  # noqa: F401  (the core's modules are the ones to look at)
+
+    compiled = compiled_modules()
+    if compiled:
+        line = f"compiled ({len(compiled)} modules imported so far, built from their Python source by Cython)"
+        stale = install_hook().stale
+        if stale:
+            line += f"; run as Python, changed since compiled: {', '.join(stale)}"
+        return line
+    if pure_requested():
+        return f"pure Python ({PURE_ENV}=1)"
+    if available():
+        return "pure Python (the compiled modules were not imported)"
+    return "pure Python (no compiled modules installed: built without a C compiler, or not built)"
+
+
+_warned = False
+
+
+def warn_if_pure() -> None:
+    """Says once on standard error that the engine runs pure Python though nobody asked for it."""
+    global _warned
+    if _warned or pure_requested():
+        return
+    _warned = True
+    if not compiled_modules():
+        print(f"henge: the engine runs {engine_path()}; it is several times slower", file=sys.stderr)
+
+
+install_hook()
