@@ -3,6 +3,9 @@
 Nothing here is a second copy of any rule: each extension is built from the ``.py`` file that the
 pure-Python path runs. Where no C compiler (or no Cython) is at hand, the build says so once and
 installs the pure-Python package, which runs everywhere (slower).
+
+``HENGE_COMPILE_ONLY=henge/games/fightin,henge/core/state.py`` compiles only the modules under those
+paths (while working on them: ``python setup.py build_ext --inplace``).
 """
 
 import os
@@ -41,8 +44,11 @@ def extensions():
         return []
     from setuptools import Extension
 
+    only = [prefix for prefix in os.environ.get("HENGE_COMPILE_ONLY", "").split(",") if prefix]
     modules = [
-        Extension(path[: -len(".py")].replace("/", "."), [path], extra_compile_args=["-O2"]) for path in COMPILED
+        Extension(path[: -len(".py")].replace("/", "."), [path], extra_compile_args=["-O2"])
+        for path in COMPILED
+        if not only or any(path.startswith(prefix) for prefix in only)
     ]
     try:
         return cythonize(modules, compiler_directives=DIRECTIVES, nthreads=os.cpu_count() or 1, quiet=True)
