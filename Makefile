@@ -1,7 +1,8 @@
 # Two commands do all set-up on a fresh machine with Python 3.11:
 #   make run   - virtual environment, install, serve the web app (SQLite file henge.db) and print its address
-#   make test  - install what the tests need (Chromium and PostgreSQL through apt as root), then lint, type check
-#                import contracts, dependency check and the whole suite (slowest tests listed at the end)
+#   make test  - install what the tests need (a C compiler, Chromium and PostgreSQL through apt as root), then
+#                lint, type check, import contracts, dependency check and the whole suite on the compiled engine
+#                (slowest tests listed at the end), and the conformance suite and golden games on the pure path
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -83,7 +84,9 @@ deps: $(TEST_STAMP)
 	$(BIN)/deptry .
 
 pytest: $(TEST_STAMP) browser postgres
-	HENGE_BROWSER_REQUIRED=1 HENGE_POSTGRES_REQUIRED=1 $(BIN)/python -m pytest -n auto --durations=15
+	HENGE_BROWSER_REQUIRED=1 HENGE_POSTGRES_REQUIRED=1 HENGE_COMPILED_REQUIRED=1 $(BIN)/python -m pytest -n auto --durations=15
+	@echo "The pure-Python path (HENGE_PURE=1): the conformance suite and the golden games"
+	HENGE_PURE=1 $(BIN)/python -m pytest -n auto -q tests/test_conformance.py tests/test_golden.py
 
 bench: $(STAMP)
 	$(BIN)/henge bench

@@ -41,7 +41,7 @@ from rich.table import Table
 import henge
 from henge.agents import heuristics, make_agent
 from henge.bench import bench_players
-from henge.core import make_decision, sample_chance
+from henge.core import engine_path, make_decision, playouts, sample_chance
 
 CHANCE = -1
 TERMINAL = -4
@@ -212,6 +212,77 @@ def against_hearts(game_id: str, *, seconds: float = 10.0, slices: int = 20) -> 
     result.update(_clone_figures(game))
     result["hearts us/clone@early"] = _clone_figures(hearts)["us/clone@early"]
     return result
+
+
+def playouts_against_hearts(game_id: str, *, seconds: float = 10.0, slices: int = 20) -> dict[str, Any]:
+    """Returns whole-playout figures of ``game_id`` (:func:`henge.core.playouts`, the game played to its
+    end in compiled code by the random player and by the rule-based player at every seat) beside
+    hearts' lean loop, from one interleaved run as :func:`against_hearts` times it."""
+    pyspiel = _pyspiel()
+    hearts = pyspiel.load_game("hearts")
+    players = bench_players(game_id)
+    game = henge.load(game_id, players)
+    kinds = ["random", "rule"] if heuristics.has_heuristic(game_id) else ["random"]
+    hearts_rng = random.Random(12345)
+    seeds = dict.fromkeys(kinds, 0)
+    totals = {name: [0, 0, 0.0] for name in [*kinds, "hearts"]}  # decisions, actions, seconds
+    per_slice = seconds / slices / (len(kinds) + 1)
+    names = [*kinds, "hearts"]
+    for k in range(slices):
+        for name in names if k % 2 == 0 else names[::-1]:
+            total = totals[name]
+            start = time.perf_counter()
+            deadline = start + per_slice
+            while True:
+                if name == "hearts":
+                    d, c = playout(hearts.new_initial_state(), hearts_rng)
+                    total[0] += d
+                    total[1] += d + c
+                else:
+                    (played,) = playouts(game, 1, seed=seeds[name], players=name)
+                    seeds[name] += 1
+                    total[0] += played.decisions
+                    total[1] += played.length
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            total[2] += now - start
+    hearts_rate = totals["hearts"][0] / totals["hearts"][2]
+    result: dict[str, Any] = {
+        "game": game_id,
+        "players": players,
+        "seconds": seconds,
+        "slices": slices,
+        "engine": engine_path(),
+        "hearts lean decisions/s": hearts_rate,
+    }
+    for name in kinds:
+        decisions, actions, spent = totals[name]
+        result[f"{name} games"] = seeds[name]
+        result[f"{name} decisions/s"] = decisions / spent
+        result[f"{name} actions/s"] = actions / spent
+        result[f"{name} ratio"] = decisions / spent / hearts_rate
+    return result
+
+
+def playouts_table(results: list[dict[str, Any]]) -> Table:
+    """Returns the whole-playout figures as a Rich table (× hearts: over hearts' lean loop, same run)."""
+    out = Table(title="whole playouts in compiled code against OpenSpiel's C++ hearts' lean loop, one core")
+    columns = ("game", "seats", "random decisions/s", "× hearts", "rule-based decisions/s", "× hearts", "hearts")
+    for column in columns:
+        out.add_column(column, justify="left" if column == "game" else "right")
+    for r in results:
+        rule = "rule decisions/s" in r
+        out.add_row(
+            r["game"],
+            str(r["players"]),
+            f"{r['random decisions/s']:,.0f}",
+            f"{r['random ratio']:.2f}",
+            f"{r['rule decisions/s']:,.0f}" if rule else "-",
+            f"{r['rule ratio']:.3f}" if rule else "-",
+            f"{r['hearts lean decisions/s']:,.0f}",
+        )
+    return out
 
 
 def table(results: list[dict[str, Any]]) -> Table:

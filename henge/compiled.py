@@ -77,13 +77,14 @@ class SourceFinder:
     rule, so the source runs instead, and a line on standard error says to build again.
     """
 
-    def __init__(self, pure: bool) -> None:
+    def __init__(self, pure: bool, names: frozenset[str] | None = None) -> None:
         self.pure = pure
+        self.names = _NAMES if names is None else names
         self.stale: list[str] = []
         """The modules found as source because they changed after they were compiled."""
 
     def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> ModuleSpec | None:
-        if name not in _NAMES:
+        if name not in self.names:
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.origin is None or spec.origin.endswith(".py"):
@@ -140,9 +141,8 @@ def available() -> bool:
 
 
 def engine_path() -> str:
-    """Returns a line saying which path runs: compiled, or pure Python and why."""
-    import henge.core  # noqa: F401  (the core's modules are the ones to look at)
-
+    """Returns a line saying which path runs: compiled, or pure Python and why (read from the modules
+    imported so far: importing henge imports the core's)."""
     compiled = compiled_modules()
     if compiled:
         line = f"compiled ({len(compiled)} modules imported so far, built from their Python source by Cython)"

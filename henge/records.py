@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from henge.agents import Agent, Decision, is_cheating, make_agent, make_decision
+from henge.agents import Agent, Decision, RandomAgent, is_cheating, make_agent, make_decision
 from henge.core import (
     RECORD_FORMAT,
     RECORD_VERSION,
@@ -19,6 +19,7 @@ from henge.core import (
     advance,
     agent_rng,
     chance_rng,
+    random_chooser,
     sample_chance,
 )
 
@@ -54,7 +55,11 @@ def _choose(agent: Agent, decision: Decision, state: State) -> int:
 
 def chooser(agent: Agent, rng: random.Random) -> Chooser:
     """Returns the chooser of a seat played by ``agent``: it makes the seat's decision with the seat's
-    own generator ``rng`` and asks the agent (see :func:`henge.core.advance`)."""
+    own generator ``rng`` and asks the agent (see :func:`henge.core.advance`). The random agent's is
+    the core's :func:`~henge.core.random_chooser`, which makes the same pick without building the
+    decision, so a game of random seats runs in the compiled driver alone."""
+    if type(agent) is RandomAgent:
+        return random_chooser(rng)
 
     def choose(state: State, seat: int) -> int:
         decision = make_decision(state, seat, rng, samples=getattr(agent, "needs_samples", False))

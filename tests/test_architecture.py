@@ -44,6 +44,8 @@ CORE_ALSO = {"importlib", "types", "hashlib", "contextlib"}
 CORE_LAZY = {"drawing.py": "rich", "encoding.py": "numpy"}
 """The one library a core helper module imports, inside the functions that need it (so importing the core
 imports neither): Rich for a terminal drawing's cards, numpy for a seat's tensor as an array."""
+COMPILER = {"cython"}
+"""Cython's pure-Python mode: C types for the compiled build of a module, no-ops when it runs as Python."""
 NO_IO_CALLS = {"print", "open", "input"}
 
 
@@ -113,7 +115,7 @@ def test_rules_core_imports_only_the_core_and_plain_stdlib():
                 top in STDLIB_ALLOWED
                 or (path.parent.name == "core" and top in CORE_ALSO)
                 or (path.parent.name == "core" and top == CORE_LAZY.get(path.name))
-                or name in ("__future__", "henge.box", "henge.core")
+                or name in ("__future__", "henge.box", "henge.core", "henge.compiled")
                 or name.startswith("henge.core.")
                 or (path.parent.parent.name == "games" and (name == own or name.startswith(own + ".")))
             )

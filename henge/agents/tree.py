@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from henge.agents.heuristics import Knowledge
 from henge.agents.search_config import SearchConfig
-from henge.core import CHANCE, TERMINAL, Decision, State, make_decision, sample_chance
+from henge.core import TERMINAL, Chooser, Decision, State, advance, make_decision, sample_chance
 
 Sampler = Callable[[random.Random], State]
 """Draws a determinization: a full state consistent with what the seat knows."""
@@ -159,42 +159,49 @@ class Tree:
 
     def _rollout(self, state: State, rng: random.Random, depth: int | None, luck: int) -> list[float]:
         """Plays ``depth`` decisions on (None: to the end), then on to a settled position where
-        the game names them, and returns every seat's value there, in [0, 1].
+        the game names them, and returns every seat's value there, in [0, 1]. The game's one driver
+        (``advance``) plays them.
 
         The way on to a settled position draws its chance from a generator seeded with ``luck``,
         the determinization's own: every rollout of one determinization, and its baseline, meet
         the same draws there (common random numbers), so the differences between actions are not
         drowned by who draws what at the end of the turn."""
+        if advance(state, rng, self._rollout_players(state, rng), decisions=depth) == TERMINAL:
+            return self._normalised(state)
         evaluate = self.evaluate
+        assert evaluate is not None
         settled = self.settled
+        if settled is None or self.config.settle <= 0 or settled(state):
+            return evaluate(state)
+        lucky = random.Random(luck)  # on the way to a settled position: the determinization's own draws
+        if (
+            advance(state, lucky, self._rollout_players(state, lucky), decisions=self.config.settle, stop=settled)
+            == TERMINAL
+        ):
+            return self._normalised(state)
+        return evaluate(state)
+
+    @staticmethod
+    def _normalised(state: State) -> list[float]:
+        info = state.game.info
+        low, high = info.min_utility, info.max_utility
+        return [(r - low) / (high - low or 1.0) for r in state.returns()]
+
+    def _rollout_players(self, state: State, rng: random.Random) -> dict[int, Chooser]:
+        """Returns every seat's rollout chooser drawing from ``rng``: the only legal action where there
+        is one, else the rule-based player's pick in guided rollouts, else a uniform one."""
         guided = self.config.guided_rollout and self.policy is not None
-        settle = self.config.settle
-        lucky = False
-        steps = 0
-        while True:
-            player = state.current_player()
-            if player == TERMINAL:
-                info = state.game.info
-                low, high = info.min_utility, info.max_utility
-                return [(r - low) / (high - low or 1.0) for r in state.returns()]
-            if depth is not None and steps >= depth:
-                if settled is None or steps >= depth + settle or settled(state):
-                    assert evaluate is not None
-                    return evaluate(state)
-                if not lucky:  # on the way to a settled position: the determinization's own draws
-                    rng = random.Random(luck)
-                    lucky = True
-            if player == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-            else:
-                legal = state.legal_actions()
-                if len(legal) == 1:
-                    state.apply_action(legal[0])
-                elif guided:
-                    state.apply_action(self._ask(state, player, rng))
-                else:
-                    state.apply_action(legal[int(rng.random() * len(legal))])
-                steps += 1
+        ask = self._ask
+
+        def choose(state: State, player: int) -> int:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            if guided:
+                return ask(state, player, rng)
+            return legal[int(rng.random() * len(legal))]
+
+        return dict.fromkeys(range(state.game.num_players), choose)
 
     def _baseline(self, state: State, luck: int) -> list[float]:
         """Returns a determinization's own value at the root: its evaluation, read where it is
@@ -211,15 +218,13 @@ class Tree:
 
     def _finish(self, state: State, mover: int, rng: random.Random) -> None:
         """Lets the rule-based player make ``mover``'s next decisions while the turn stays theirs."""
-        for _ in range(self.config.finish):
-            player = state.current_player()
-            while player == CHANCE:
-                state.apply_action(sample_chance(state, rng))
-                player = state.current_player()
-            if player != mover:
-                return
+        ask = self._ask
+
+        def choose(state: State, player: int) -> int:
             legal = state.legal_actions()
-            state.apply_action(legal[0] if len(legal) == 1 else self._ask(state, player, rng))
+            return legal[0] if len(legal) == 1 else ask(state, player, rng)
+
+        advance(state, rng, {mover: choose}, decisions=self.config.finish)
 
     def _settled(self, remaining: int) -> bool:
         """Returns True once the most visited root action cannot be overtaken in ``remaining`` iterations."""

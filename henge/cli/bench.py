@@ -9,6 +9,7 @@ from rich.table import Table
 
 import henge
 from henge.cli.common import _console
+from henge.core import engine_path
 
 
 @click.command(name="bench")
@@ -39,6 +40,12 @@ from henge.cli.common import _console
     "slices), and time clone() early and late.",
 )
 @click.option(
+    "--playouts",
+    is_flag=True,
+    help="Play whole games in compiled code (henge.core.playouts: random, then the rule-based player at every "
+    "seat) against hearts' lean loop, alternating (--seconds each, 4 x --repeats slices).",
+)
+@click.option(
     "--server",
     is_flag=True,
     help="Load-test a served henge instead: people acting at --tables tables while search bots think at two "
@@ -54,6 +61,7 @@ def bench_command(
     decisions: int | None,
     seed: int,
     against_openspiel: bool,
+    playouts: bool,
     server: bool,
     tables: int,
     as_json: bool,
@@ -69,8 +77,10 @@ def bench_command(
         seconds = 60.0 if bots else 30.0 if server else 10.0
     if seconds <= 0 or repeats < 1 or (decisions is not None and decisions < 1):
         raise click.BadParameter("--seconds must be positive, --repeats and --decisions at least 1")
-    if against_openspiel:
-        _bench_against_openspiel(ids, seconds, repeats, as_json)
+    if not as_json:
+        _console().print(f"Engine: {engine_path()}", highlight=False)
+    if against_openspiel or playouts:
+        _bench_against_openspiel(ids, seconds, repeats, as_json, playouts=playouts)
         return
     if server:
         _bench_server(seconds, tables, as_json)
@@ -109,14 +119,17 @@ def _bench_server(seconds: float, tables: int, as_json: bool) -> None:
     _console().print(shown)
 
 
-def _bench_against_openspiel(ids: list[str], seconds: float, repeats: int, as_json: bool) -> None:
+def _bench_against_openspiel(ids: list[str], seconds: float, repeats: int, as_json: bool, *, playouts: bool) -> None:
     from henge import bench_openspiel
 
+    measure = bench_openspiel.playouts_against_hearts if playouts else bench_openspiel.against_hearts
     try:
-        results = [bench_openspiel.against_hearts(game_id, seconds=seconds, slices=4 * repeats) for game_id in ids]
+        results = [measure(game_id, seconds=seconds, slices=4 * repeats) for game_id in ids]
     except bench_openspiel.MissingOpenSpiel as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         click.echo(json.dumps(results, indent=1))
+    elif playouts:
+        _console().print(bench_openspiel.playouts_table(results))
     else:
         _console().print(bench_openspiel.table(results))

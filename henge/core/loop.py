@@ -12,12 +12,13 @@ core knows no agent.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from henge.core.decision import make_decision
 from henge.core.outcomes import sample_chance
-from henge.core.registry import load
+from henge.core.registry import load, plugin
 from henge.core.state import CHANCE, TERMINAL, Game, State
 
 RECORD_FORMAT = "henge-record"
@@ -48,28 +49,151 @@ def advance(
     chance: Chance,
     players: Mapping[int, Chooser],
     on_action: OnAction | None = None,
+    decisions: int | None = None,
+    stop: Callable[[State], bool] | None = None,
 ) -> int:
     """Plays ``state`` forward in place until the game ends or a seat without a chooser must act.
 
     Chance outcomes come from ``chance``; a seat's decisions from ``players[seat]``. Returns the seat
     that must act next, or TERMINAL when the game is over. ``on_action(state, actor, action)`` (actor
     CHANCE for chance) is called before each action is applied, with the state it is applied to.
+    With ``decisions``, it also stops as soon as that many decisions were made (before any chance
+    that follows the last of them), and with ``stop``, before any action where ``stop(state)`` is
+    true; it returns the player to move then (a seat, or CHANCE).
     """
-    draw = (lambda s: sample_chance(s, chance)) if isinstance(chance, random.Random) else chance
+    return _drive(state, chance, players, on_action, decisions, stop)[0]
+
+
+def _drive(
+    state: State,
+    chance: Chance,
+    players: Mapping[int, Chooser],
+    on_action: OnAction | None,
+    decisions: int | None,
+    stop: Callable[[State], bool] | None = None,
+) -> tuple[int, int]:
+    """:func:`advance`'s loop; returns the seat to move (or TERMINAL) and the decisions it made."""
+    generator: random.Random | None = None
+    draw: Callable[[State], int] | None = None
+    if isinstance(chance, random.Random):
+        generator = chance
+    else:
+        draw = chance
+    made = 0
     while True:
         seat = state.current_player()
         if seat == TERMINAL:
-            return TERMINAL
+            return TERMINAL, made
+        if (decisions is not None and made >= decisions) or (stop is not None and stop(state)):
+            return seat, made
         if seat == CHANCE:
-            action = draw(state)
+            action = sample_chance(state, generator) if draw is None else draw(state)  # type: ignore[arg-type]
         else:
             chooser = players.get(seat)
             if chooser is None:
-                return seat
+                return seat, made
             action = chooser(state, seat)
+            made += 1
         if on_action is not None:
             on_action(state, seat, action)
         state.apply_action(action)
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    """Returns the uniform random player's chooser: one draw of ``rng`` picks among the legal actions
+    (the pick the random agent makes from the same generator)."""
+
+    def choose(state: State, seat: int) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.random() * len(legal))]
+
+    return choose
+
+
+def rule_chooser(game_id: str, rng: random.Random) -> Chooser:
+    """Returns the chooser of a game's rule-based player (its ``bot`` part): the only legal action
+    where there is one, else the player's pick from the seat's decision (what the ``heuristic`` agent
+    does with the same generator). Raises ValueError if the game has no rule-based player."""
+    bot = plugin(game_id).load_bot()
+    if bot is None:
+        raise ValueError(f"{game_id} has no rule-based player")
+    choose_from = bot.choose
+
+    def choose(state: State, seat: int) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return choose_from(make_decision(state, seat, rng, samples=False))
+
+    return choose
+
+
+PLAYERS = ("random", "rule")
+"""The players :func:`playouts` seats: the uniform random player and the game's rule-based player."""
+
+
+@dataclass(frozen=True)
+class Playout:
+    """One game played to its end by :func:`playouts`."""
+
+    seed: int
+    returns: list[float]
+    length: int
+    """Actions applied, chance outcomes included."""
+    decisions: int
+    """Actions the seats chose."""
+    record: GameRecord | None
+    """The game's record, where asked for (its agents are named ``random`` and ``heuristic``)."""
+
+
+def playouts(
+    game: Game,
+    count: int,
+    *,
+    seed: int = 0,
+    players: str | Sequence[str] = "random",
+    records: bool = False,
+) -> list[Playout]:
+    """Plays ``count`` whole games of ``game`` and returns each one's result, in order.
+
+    Game ``k`` is played with seed ``seed + k``: chance from :func:`chance_rng`, each seat from its
+    own :func:`agent_rng`, so it is the very game ``henge.records.play`` plays with the agents
+    ``random`` and ``heuristic`` at that seed. ``players`` is ``"random"``, ``"rule"`` (the game's
+    rule-based player) or one of those per seat. With ``records``, each result holds the game's record.
+    """
+    seats = [players] * game.num_players if isinstance(players, str) else list(players)
+    if len(seats) != game.num_players:
+        raise ValueError(
+            f"{game.info.id} with {game.num_players} players needs {game.num_players} players, not {len(seats)}"
+        )
+    for kind in seats:
+        if kind not in PLAYERS:
+            raise ValueError(f"a playout's player is one of {', '.join(PLAYERS)}, not {kind!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a whole number of games, not {count!r}")
+    game_id = game.info.id
+    names = ["random" if kind == "random" else "heuristic" for kind in seats]
+    results: list[Playout] = []
+    for k in range(count):
+        game_seed = seed + k
+        choosers: dict[int, Chooser] = {}
+        for seat, kind in enumerate(seats):
+            rng = agent_rng(game_seed, seat)
+            choosers[seat] = random_chooser(rng) if kind == "random" else rule_chooser(game_id, rng)
+        state = game.new_initial_state()
+        texts: list[str] = []
+
+        def write(state: State, actor: int, action: int, texts: list[str] = texts) -> None:
+            texts.append(state.action_to_string(action))
+
+        decisions = _drive(state, chance_rng(game_seed), choosers, write if records else None, None)[1]
+        record = GameRecord.of(game, state, seed=game_seed, agents=names, texts=texts) if records else None
+        results.append(
+            Playout(
+                seed=game_seed, returns=state.returns(), length=state.move_number(), decisions=decisions, record=record
+            )
+        )
+    return results
 
 
 def _record_game(data: Mapping[str, Any]) -> Game:
