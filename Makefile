@@ -85,8 +85,8 @@ deps: $(TEST_STAMP)
 
 pytest: $(TEST_STAMP) browser postgres
 	HENGE_BROWSER_REQUIRED=1 HENGE_POSTGRES_REQUIRED=1 HENGE_COMPILED_REQUIRED=1 $(BIN)/python -m pytest -n auto --durations=15
-	@echo "The pure-Python path (HENGE_PURE=1): the conformance suite and the golden games"
-	HENGE_PURE=1 $(BIN)/python -m pytest -n auto -q tests/test_conformance.py tests/test_golden.py
+	@echo "The pure-Python path (HENGE_PURE=1): the conformance suite, the golden games, clones and pickles"
+	HENGE_PURE=1 $(BIN)/python -m pytest -n auto -q tests/test_conformance.py tests/test_golden.py tests/test_clone.py tests/test_trail.py
 
 bench: $(STAMP)
 	$(BIN)/henge bench
