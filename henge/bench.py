@@ -152,6 +152,76 @@ def bench_game(game_id: str, *, seconds: float = 10.0, repeats: int = 5, players
     return result
 
 
+def bench_environment(game_id: str, *, seconds: float = 10.0, repeats: int = 5) -> dict[str, Any]:
+    """Returns the research environment's figures of ``game_id`` (medians of ``repeats`` runs): steps
+    per processor second of uniformly random play through the PettingZoo AEC environment (each step
+    observes the seat to act: its information state tensor and action mask), episodes per processor
+    second, and the microseconds of one seat's tensor (``seat_tensor``) on observations sampled from
+    random games. Needs the ``research`` extra."""
+    import numpy as np
+
+    from henge.adapters.pettingzoo import raw_env
+    from henge.core import seat_tensor
+
+    players = bench_players(game_id)
+    env = raw_env(game_id, players)
+    rng = random.Random(12345)
+    steps_runs: list[float] = []
+    episode_runs: list[float] = []
+    episode = 0
+    for _ in range(repeats):
+        steps = episodes = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds / repeats:
+            env.reset(seed=episode)
+            episode += 1
+            for _agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                else:
+                    legal = np.flatnonzero(observation["action_mask"])
+                    env.step(int(legal[int(rng.random() * len(legal))]))
+                steps += 1
+            episodes += 1
+        spent = time.process_time() - start
+        steps_runs.append(steps / spent)
+        episode_runs.append(episodes / spent)
+    samples = _sample_states(henge.load(game_id, players), rng)
+    views = [state.observation(max(state.current_player(), 0)) for state, _ in samples]
+    tensor_runs = []
+    for _ in range(max(repeats, 5)):
+        start = time.process_time()
+        for view in views:
+            seat_tensor(game_id, view)
+        tensor_runs.append((time.process_time() - start) / len(views) * 1e6)
+    return {
+        "game": game_id,
+        "players": players,
+        "repeats": repeats,
+        "seconds": seconds,
+        "pettingzoo steps/cpu-s": statistics.median(steps_runs),
+        "pettingzoo episodes/cpu-s": statistics.median(episode_runs),
+        "us/seat_tensor": statistics.median(tensor_runs),
+    }
+
+
+def environments_table(results: list[dict[str, Any]]) -> Table:
+    """Returns the environment figures as a Rich table."""
+    out = Table(title="random play through the PettingZoo environment, medians of repeated runs (one core)")
+    for column in ("game", "players", "steps/cpu-s", "episodes/cpu-s", "µs seat tensor"):
+        out.add_column(column, justify="left" if column == "game" else "right")
+    for r in results:
+        out.add_row(
+            r["game"],
+            str(r["players"]),
+            f"{r['pettingzoo steps/cpu-s']:,.0f}",
+            f"{r['pettingzoo episodes/cpu-s']:,.1f}",
+            f"{r['us/seat_tensor']:.1f}",
+        )
+    return out
+
+
 def table(results: list[dict[str, Any]]) -> Table:
     """Returns the figures as a Rich table."""
     out = Table(title="random play, medians of repeated runs (one core)")

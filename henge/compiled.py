@@ -32,9 +32,11 @@ COMPILED: tuple[str, ...] = (
     "henge/core/trail.py",
     "henge/core/outcomes.py",
     "henge/core/loop.py",
+    "henge/core/decision.py",
     # each game's rules and the modules they step through
     "henge/games/stonerush/rules.py",
     "henge/games/stonerush/bot.py",
+    "henge/games/stonerush/search.py",
     "henge/games/fightin/rules.py",
     "henge/games/fightin/position.py",
     "henge/games/fightin/actions.py",
@@ -42,10 +44,12 @@ COMPILED: tuple[str, ...] = (
     "henge/games/fightin/choices.py",
     "henge/games/fightin/scoring.py",
     "henge/games/fightin/bot.py",
+    "henge/games/fightin/search.py",
     "henge/games/druid_olympics/rules.py",
     "henge/games/druid_olympics/board.py",
     "henge/games/druid_olympics/placements.py",
     "henge/games/druid_olympics/bot.py",
+    "henge/games/druid_olympics/search.py",
     "henge/games/first_druid/rules.py",
     "henge/games/first_druid/position.py",
     "henge/games/first_druid/actions.py",
@@ -54,12 +58,18 @@ COMPILED: tuple[str, ...] = (
     "henge/games/first_druid/scoring.py",
     "henge/games/first_druid/combinations.py",
     "henge/games/first_druid/bot.py",
+    "henge/games/first_druid/search.py",
     "henge/games/spell_casting/rules.py",
     "henge/games/spell_casting/board.py",
     "henge/games/spell_casting/bot.py",
+    "henge/games/spell_casting/search.py",
+    # the search: its tree, selection and rollouts
+    "henge/agents/tree.py",
+    "henge/agents/ismcts.py",
 )
-"""The modules compiled, as paths from the project's root: those where random play and the rule-based
-players spend their time (the core's state and chains, each game's rules and rule-based player)."""
+"""The modules compiled, as paths from the project's root: those where random play, the rule-based
+players and the search spend their time (the core's state, chains and driver, each game's rules,
+rule-based player and evaluation, the search's tree)."""
 
 _NAMES = frozenset(path[: -len(".py")].replace("/", ".") for path in COMPILED)
 

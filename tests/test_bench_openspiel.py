@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import henge
+from henge import compiled
 from henge.bench_openspiel import against_hearts, clone_us, decision_seconds, late_state, playout, playout_readme
 from henge.bench_openspiel import main as equal_time_main
 from henge.cli import main
@@ -72,3 +73,19 @@ def test_no_bot_module_imports_the_measurement():
     code = "import sys, henge.agents, henge.adapters.openspiel_bot; print('henge.bench_openspiel' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_whole_playouts_race_hearts_lean_loop_in_one_run():
+    out = CliRunner().invoke(main, ["bench", "fightin", "--playouts", "-t", "0.4", "-r", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    (result,) = json.loads(out.output)
+    assert result["game"] == "fightin" and result["players"] == 2
+    assert result["engine"] == compiled.engine_path()
+    for kind in ("random", "rule"):
+        assert result[f"{kind} games"] >= 1
+        assert result[f"{kind} decisions/s"] > 0 and result[f"{kind} actions/s"] > result[f"{kind} decisions/s"]
+        assert result[f"{kind} ratio"] == pytest.approx(
+            result[f"{kind} decisions/s"] / result["hearts lean decisions/s"]
+        )
+    shown = CliRunner().invoke(main, ["bench", "fightin", "--playouts", "-t", "0.2", "-r", "1"])
+    assert shown.exit_code == 0 and "Engine: " in shown.output and "whole playouts" in shown.output

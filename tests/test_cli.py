@@ -138,3 +138,12 @@ def test_bench_reports_every_figure_as_json():
     for key in ("games/s", "decisions/s", "us/legal_actions", "us/apply_action", "us/clone", "ismcts_iterations/s"):
         assert figures[key] > 0
     assert figures["players"] == 4
+
+
+def test_bench_times_the_research_environment():
+    result = CliRunner().invoke(main, ["bench", "fightin", "--environments", "-t", "0.3", "-r", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    (figures,) = json.loads(result.output)
+    assert figures["players"] == 2
+    assert figures["pettingzoo steps/cpu-s"] > figures["pettingzoo episodes/cpu-s"] > 0
+    assert 0 < figures["us/seat_tensor"] < 10_000

@@ -46,6 +46,12 @@ from henge.core import engine_path
     "seat) against hearts' lean loop, alternating (--seconds each, 4 x --repeats slices).",
 )
 @click.option(
+    "--environments",
+    is_flag=True,
+    help="Time random play through the PettingZoo environment (steps and episodes per processor second) and "
+    "one seat's tensor instead.",
+)
+@click.option(
     "--server",
     is_flag=True,
     help="Load-test a served henge instead: people acting at --tables tables while search bots think at two "
@@ -62,6 +68,7 @@ def bench_command(
     seed: int,
     against_openspiel: bool,
     playouts: bool,
+    environments: bool,
     server: bool,
     tables: int,
     as_json: bool,
@@ -84,6 +91,15 @@ def bench_command(
         return
     if server:
         _bench_server(seconds, tables, as_json)
+        return
+    if environments:
+        from henge.bench import bench_environment, environments_table
+
+        figures = [bench_environment(game_id, seconds=seconds, repeats=repeats) for game_id in ids]
+        if as_json:
+            click.echo(json.dumps(figures, indent=1))
+        else:
+            _console().print(environments_table(figures))
         return
     if bots:
         results = [
