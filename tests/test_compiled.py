@@ -135,3 +135,19 @@ def test_a_source_edited_after_compiling_runs_as_python(tmp_path: Path, capsys: 
     spec = pure.find_spec("stalepkg.rule", [str(package)])
     assert spec is not None and spec.origin == str(source)
     assert compiled.SourceFinder(pure=True).find_spec("json", None) is None  # not ours: left to Python
+
+
+def test_an_engine_without_its_compiled_modules_says_so_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    monkeypatch.setattr(compiled, "_warned", False)
+    monkeypatch.setattr(compiled, "compiled_modules", lambda: [])
+    compiled.warn_if_pure()
+    compiled.warn_if_pure()
+    err = capsys.readouterr().err
+    assert err.count("henge: the engine runs pure Python") == 1
+    monkeypatch.setattr(compiled, "_warned", False)
+    monkeypatch.setenv(compiled.PURE_ENV, "1")  # asked for: nothing to say
+    compiled.warn_if_pure()
+    assert capsys.readouterr().err == ""

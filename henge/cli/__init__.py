@@ -13,12 +13,14 @@ from henge.cli.bench import bench_command
 from henge.cli.play import games, play_command, replay_command
 from henge.cli.serve import serve_command
 from henge.cli.tournaments import analyze_command, sweep_command, tournament_command
+from henge.core import warn_if_pure
 
 
 @click.group()
 @click.version_option(henge.__version__, prog_name="henge")
 def main() -> None:
     """henge: the Stonehenge Anthology's games in Python."""
+    warn_if_pure()  # once, where the engine was installed without its compiled modules
 
 
 for command in (
