@@ -42,6 +42,7 @@ COMPILED: tuple[str, ...] = (
     "henge/games/fightin/choices.py",
     "henge/games/fightin/scoring.py",
     "henge/games/fightin/bot.py",
+    "henge/games/fightin/search.py",
     "henge/games/druid_olympics/rules.py",
     "henge/games/druid_olympics/board.py",
     "henge/games/druid_olympics/placements.py",
