@@ -9,9 +9,39 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import cython
+
 from henge import box
 from henge.core import Event
-from henge.games.fightin.actions import (
+
+# The constants the decisions compare and count with: C ints where this module is compiled.
+cython.declare(
+    CHOOSE=cython.int,
+    DISCARD_BASE=cython.int,
+    DISCARD_HIGHEST=cython.int,
+    DISCARD_MONSTER=cython.int,
+    DISCARD_OTHER=cython.int,
+    DISCARD_OWN=cython.int,
+    DONE=cython.int,
+    DROP_BASE=cython.int,
+    DROP_COLOUR=cython.int,
+    KILL=cython.int,
+    KILL_BASE=cython.int,
+    NAME_BASE=cython.int,
+    NAME_COLOUR=cython.int,
+    PLACE_BASE=cython.int,
+    PLAY=cython.int,
+    SCARPER=cython.int,
+    SCARPER_BASE=cython.int,
+    STEAL=cython.int,
+    STEAL_AWARDS=cython.int,
+    STEAL_COLOUR_BASE=cython.int,
+    STEAL_FROM_BASE=cython.int,
+    TAKE_YELLOW=cython.int,
+    TAKE_YELLOWS=cython.int,
+    YELLOW=cython.int,
+)
+from henge.games.fightin.actions import (  # noqa: E402
     CHOOSE,
     COLOURS,
     DISCARD_BASE,
@@ -40,7 +70,7 @@ from henge.games.fightin.actions import (
     TITLES,
     YELLOW,
 )
-from henge.games.fightin.position import (
+from henge.games.fightin.position import (  # noqa: E402
     Position,
     _act,
     _deposit,
@@ -99,18 +129,19 @@ def _ask(state: Position, kind: int, seat: int, after: int) -> None:
     state.kind = -1
 
 
-_DISCARDS_FROM_BOARD = frozenset([DISCARD_OWN, DISCARD_OTHER, DISCARD_HIGHEST])
-
-
+@cython.ccall
+@cython.locals(kind=cython.int, seat=cython.int, event=cython.int, base=cython.int, top=cython.int)
 def options(state: Position) -> tuple[int, ...]:
     """Returns the sorted actions of the pending decision (the commonest decisions first)."""
     kind = state.kind
     seat = state.player
     if kind == PLAY:
-        base = PLACE_BASE + state.event * 60
+        event = state.event
+        base = PLACE_BASE + event * 60
         return tuple([base + c for c in sorted(state.hands[seat])])
-    if kind in _DISCARDS_FROM_BOARD:
-        cards = state.board[state.event * 2 + (1 - seat if kind == DISCARD_OTHER else seat)]
+    if kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:  # a card from the board
+        event = state.event
+        cards = state.board[event * 2 + (1 - seat if kind == DISCARD_OTHER else seat)]
         if kind == DISCARD_HIGHEST and cards:
             values = _values(state)
             top = max([values[c] for c in cards])
@@ -119,7 +150,9 @@ def options(state: Position) -> tuple[int, ...]:
     if kind == SCARPER:
         return tuple([SCARPER_BASE + c for c in sorted(state.board[STEAL * 2 + seat])])
     if kind == TAKE_YELLOWS:
-        return (TAKE_YELLOW, DONE) if state.stock[YELLOW] else (DONE,)
+        if state.stock[YELLOW]:
+            return (TAKE_YELLOW, DONE)
+        return (DONE,)
     if kind == STEAL_AWARDS:
         return _steal_options(state, seat)
     if kind == KILL or kind == DISCARD_MONSTER:
@@ -139,6 +172,8 @@ def options(state: Position) -> tuple[int, ...]:
     return ()
 
 
+@cython.cfunc
+@cython.locals(seat=cython.int, other=cython.int, colour=cython.int, loot=list, awards=list)
 def _steal_options(state: Position, seat: int) -> tuple[int, ...]:
     other = 1 - seat
     loot = state.loot
@@ -152,6 +187,8 @@ def _steal_options(state: Position, seat: int) -> tuple[int, ...]:
     return tuple(legal)
 
 
+@cython.ccall
+@cython.locals(action=cython.int, kind=cython.int, seat=cython.int, event=cython.int, card=cython.int)
 def effect(state: Position, action: int) -> None:
     """Carries out the chosen option of the pending decision (the commonest decisions first)."""
     kind = state.kind
@@ -161,10 +198,11 @@ def effect(state: Position, action: int) -> None:
         card = action - PLACE_BASE - event * 60
         state.hands[seat].remove(card)
         state.down[event * 2 + seat] = card
-        if state.trail_tail is not None:
-            state.trail_tail.append((seat, state.round, event, card))
+        trail_tail = state.trail_tail
+        if trail_tail is not None:
+            trail_tail.append((seat, state.round, event, card))
         state._log = Event(state._log, seat, _PLACES[event], _PLACED[seat][event][card])
-    elif kind in _DISCARDS_FROM_BOARD:
+    elif kind == DISCARD_OWN or kind == DISCARD_OTHER or kind == DISCARD_HIGHEST:
         card = action - DISCARD_BASE
         _discard(state, card)
         _act(state, seat, _DISCARDS[state.event][card])
@@ -199,6 +237,8 @@ def effect(state: Position, action: int) -> None:
         _act(state, seat, f"drops {COLOURS[action - DROP_BASE]}")
 
 
+@cython.cfunc
+@cython.locals(seat=cython.int, card=cython.int)
 def _kill(state: Position, seat: int, card: int) -> None:
     state.monsters.remove(card)
     state.monster_discards.append(card)
@@ -207,6 +247,8 @@ def _kill(state: Position, seat: int, card: int) -> None:
         _give(state, seat, _COLOUR[card], _multiplier(state))
 
 
+@cython.cfunc
+@cython.locals(seat=cython.int, action=cython.int, colour=cython.int, card=cython.int)
 def _steal(state: Position, seat: int, action: int) -> None:
     thief = _TEXT[state.high]
     if action == DONE:

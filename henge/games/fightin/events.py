@@ -8,9 +8,70 @@ a seat to choose (:mod:`henge.games.fightin.choices`).
 
 from __future__ import annotations
 
+import cython
+
 from henge import box
 from henge.core import Event
-from henge.games.fightin.actions import (
+
+# The steps' numbers and the other constants they count with: C ints where this module is compiled.
+cython.declare(
+    AUTO=cython.int,
+    BLUE=cython.int,
+    DEAL=cython.int,
+    DEALS=cython.int,
+    DISCARD_HIGHEST=cython.int,
+    DISCARD_MONSTER=cython.int,
+    DISCARD_OTHER=cython.int,
+    DISCARD_OWN=cython.int,
+    DRAW=cython.int,
+    DRAWS=cython.int,
+    DRINK=cython.int,
+    DRINK_GONAGAL_END=cython.int,
+    DRINK_GREEN=cython.int,
+    DRINK_OTHER_DISCARDS=cython.int,
+    DRINK_PASSED_OUT=cython.int,
+    DRINK_START=cython.int,
+    DRINK_TIE=cython.int,
+    FIGHT=cython.int,
+    FIGHT_CLOBBER_MONSTER=cython.int,
+    FIGHT_CLOBBERED=cython.int,
+    FIGHT_GONAGAL_DISCARD=cython.int,
+    FIGHT_GONAGAL_END=cython.int,
+    FIGHT_GONAGAL_KILL=cython.int,
+    FIGHT_KILLED=cython.int,
+    FIGHT_OTHER_DISCARDS=cython.int,
+    FIGHT_RESOLVE=cython.int,
+    FIGHT_START=cython.int,
+    FIGHT_TIE=cython.int,
+    FLIP=cython.int,
+    GREEN=cython.int,
+    HAND=cython.int,
+    KILL=cython.int,
+    NAME_COLOUR=cython.int,
+    NO_EVENT=cython.int,
+    PLACES=cython.int,
+    PLAY=cython.int,
+    RED=cython.int,
+    ROUND_CAP=cython.int,
+    ROUND_END=cython.int,
+    SCARPER=cython.int,
+    SCORE=cython.int,
+    START_ROUND=cython.int,
+    STEAL=cython.int,
+    STEAL_AWARDS=cython.int,
+    STEAL_GONAGAL_END=cython.int,
+    STEAL_HIGH=cython.int,
+    STEAL_LAWYER=cython.int,
+    STEAL_SCARPER=cython.int,
+    STEAL_SCARPER_OTHER=cython.int,
+    STEAL_SECOND=cython.int,
+    STEAL_START=cython.int,
+    STEAL_WEE_LAWYER=cython.int,
+    TAKE_YELLOWS=cython.int,
+    WHITE=cython.int,
+    YELLOW=cython.int,
+)
+from henge.games.fightin.actions import (  # noqa: E402
     AUTO,
     BLUE,
     DEAL,
@@ -71,8 +132,8 @@ from henge.games.fightin.actions import (
     WHITE,
     YELLOW,
 )
-from henge.games.fightin.choices import _ask, _chance
-from henge.games.fightin.position import (
+from henge.games.fightin.choices import _ask, _chance  # noqa: E402
+from henge.games.fightin.position import (  # noqa: E402
     Position,
     _deposit,
     _discard,
@@ -87,8 +148,8 @@ from henge.games.fightin.position import (
     _values,
     monster_values,
 )
-from henge.games.fightin.position import value as value  # a card's worth (F3), as the events count it
-from henge.games.fightin.scoring import _finish, _score, _score_other
+from henge.games.fightin.position import value as value  # noqa: E402  (a card's worth, F3, as the events count it)
+from henge.games.fightin.scoring import _finish, _score, _score_other  # noqa: E402
 
 _TEXT = box.CARD_TEXT
 _TURNED_OVER: tuple[tuple[str, ...], ...] = tuple(tuple(f"turns over {n} {text}" for text in _TEXT) for n in NOUNS)
@@ -105,13 +166,84 @@ _LAWYER_SPACES: tuple[str, ...] = tuple(f"{n} ({box.colour_of(n)})" if n else ""
 def run(state: Position) -> None:
     """Runs automatic steps until a chance node, a decision or the end."""
     state.phase = AUTO
-    while state.phase == AUTO:
-        _STEPS[state.step](state)
+    if cython.compiled:  # each step called directly (see _run_step)
+        while state.phase == AUTO:
+            _run_step(state, state.step)
+    else:
+        while state.phase == AUTO:
+            _STEPS[state.step](state)
+
+
+@cython.cfunc
+@cython.locals(step=cython.int)
+def _run_step(state: Position, step: int) -> None:
+    """Runs step ``step`` as ``_STEPS[step](state)`` does, by direct calls (the commonest steps first)."""
+    if step == PLACES:
+        _places(state)
+    elif step == DRAWS:
+        _draws(state)
+    elif step == DEALS:
+        _deals(state)
+    elif step == START_ROUND:
+        _start_round(state)
+    elif step == FIGHT_START:
+        _fight_start(state)
+    elif step == FIGHT_TIE:
+        _fight_tie(state)
+    elif step == FIGHT_RESOLVE:
+        _fight_resolve(state)
+    elif step == FIGHT_KILLED:
+        _fight_killed(state)
+    elif step == FIGHT_OTHER_DISCARDS:
+        _fight_other_discards(state)
+    elif step == FIGHT_CLOBBERED:
+        _fight_clobbered(state)
+    elif step == FIGHT_CLOBBER_MONSTER:
+        _fight_clobber_monster(state)
+    elif step == FIGHT_GONAGAL_KILL:
+        _fight_gonagal_kill(state)
+    elif step == FIGHT_GONAGAL_DISCARD:
+        _fight_gonagal_discard(state)
+    elif step == FIGHT_GONAGAL_END:
+        _fight_gonagal_end(state)
+    elif step == DRINK_START:
+        _drink_start(state)
+    elif step == DRINK_TIE:
+        _drink_tie(state)
+    elif step == DRINK_OTHER_DISCARDS:
+        _drink_other_discards(state)
+    elif step == DRINK_PASSED_OUT:
+        _drink_passed_out(state)
+    elif step == DRINK_GREEN:
+        _drink_green(state)
+    elif step == DRINK_GONAGAL_END:
+        _drink_gonagal_end(state)
+    elif step == STEAL_START:
+        _steal_start(state)
+    elif step == STEAL_HIGH:
+        _steal_high(state)
+    elif step == STEAL_SECOND:
+        _steal_second(state)
+    elif step == STEAL_LAWYER:
+        _steal_lawyer(state)
+    elif step == STEAL_SCARPER:
+        _steal_scarper(state)
+    elif step == STEAL_SCARPER_OTHER:
+        _steal_scarper_other(state)
+    elif step == STEAL_WEE_LAWYER:
+        _steal_wee_lawyer(state)
+    elif step == STEAL_GONAGAL_END:
+        _steal_gonagal_end(state)
+    elif step == ROUND_END:
+        _round_end(state)
+    else:  # scoring's steps
+        _STEPS[step](state)
 
 
 # -- set-up and rounds -----------------------------------------------------------------
 
 
+@cython.ccall
 def _deals(state: Position) -> None:
     """F1: each seat deals one card face up to each event, seat 0 first."""
     for seat in (0, 1):
@@ -124,10 +256,14 @@ def _deals(state: Position) -> None:
     state.step = DRAWS
 
 
+@cython.ccall
+@cython.locals(seat=cython.int)
 def _draws(state: Position) -> None:
     """F12: each seat draws up to five, or all its deck holds; seat 0 first."""
+    hands = state.hands
+    decks = state.decks
     for seat in (0, 1):
-        if len(state.hands[seat]) < HAND and state.decks[seat]:
+        if len(hands[seat]) < HAND and decks[seat]:
             _chance(state, DRAW, seat, DRAWS)
             return
     if state.round == 0:
@@ -136,25 +272,31 @@ def _draws(state: Position) -> None:
         state.step = START_ROUND
 
 
+@cython.ccall
 def _start_round(state: Position) -> None:
     state.round += 1
     _note(state, _ROUND_STARTS[state.round])
     state.step = PLACES
 
 
+@cython.ccall
+@cython.locals(seat=cython.int, event=cython.int)
 def _places(state: Position) -> None:
     """F2: seat 0 then seat 1 places one hand card face down at each event, in event order."""
     hands = state.hands
+    down = state.down  # the face-down card at each event and seat, -1 where none yet
     for seat in (0, 1):
         if hands[seat]:
-            slots = state.down[seat::2]  # the seat's face-down card at each event, -1 where none yet
-            if -1 in slots:
-                state.event = slots.index(-1)
-                _ask(state, PLAY, seat, PLACES)
-                return
+            for event in (0, 1, 2):
+                if down[event * 2 + seat] == -1:
+                    state.event = event
+                    _ask(state, PLAY, seat, PLACES)
+                    return
     state.step = FIGHT_START
 
 
+@cython.cfunc
+@cython.locals(event=cython.int, seat=cython.int, at=cython.int, card=cython.int)
 def _reveal(state: Position, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
@@ -181,6 +323,7 @@ def _reveal(state: Position, event: int) -> None:
         _note(state, f"seat {gonagals[0]}'s Gonagal plays the pipes")
 
 
+@cython.cfunc
 def _end_gonagal(state: Position) -> None:
     """F14: the working Gonagal is the card discarded at the end of its event."""
     seat = state.gonagal
@@ -191,6 +334,7 @@ def _end_gonagal(state: Position) -> None:
 # -- Fightin' ----------------------------------------------------------------------------
 
 
+@cython.ccall
 def _fight_start(state: Position) -> None:
     _reveal(state, FIGHT)
     if state.gonagal >= 0:  # F14: the next monster is flipped for the Gonagal
@@ -208,10 +352,12 @@ def _fight_start(state: Position) -> None:
     _chance(state, FLIP, state.lead, FIGHT_RESOLVE)
 
 
+@cython.ccall
 def _fight_tie(state: Position) -> None:
     _ask(state, DISCARD_HIGHEST, 1, DRINK_START)
 
 
+@cython.ccall
 def _fight_resolve(state: Position) -> None:
     lead = state.lead
     fighters = _total(_values(state), state.board[FIGHT * 2 + lead])
@@ -224,32 +370,39 @@ def _fight_resolve(state: Position) -> None:
         _ask(state, DISCARD_OWN, 1 - lead, FIGHT_CLOBBERED)
 
 
+@cython.ccall
 def _fight_killed(state: Position) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _ask(state, DISCARD_OWN, state.lead, FIGHT_OTHER_DISCARDS)
 
 
+@cython.ccall
 def _fight_other_discards(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_START)
 
 
+@cython.ccall
 def _fight_clobbered(state: Position) -> None:
     _ask(state, DISCARD_OTHER, 1 - state.lead, FIGHT_CLOBBER_MONSTER)
 
 
+@cython.ccall
 def _fight_clobber_monster(state: Position) -> None:
     _give(state, 1 - state.lead, WHITE, _multiplier(state))
     _ask(state, DISCARD_MONSTER, 1 - state.lead, DRINK_START)
 
 
+@cython.ccall
 def _fight_gonagal_kill(state: Position) -> None:
     _ask(state, KILL, state.lead, FIGHT_GONAGAL_DISCARD)
 
 
+@cython.ccall
 def _fight_gonagal_discard(state: Position) -> None:
     _ask(state, DISCARD_OTHER, state.lead, FIGHT_GONAGAL_END)
 
 
+@cython.ccall
 def _fight_gonagal_end(state: Position) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _give(state, state.lead, WHITE, _multiplier(state))
@@ -260,6 +413,7 @@ def _fight_gonagal_end(state: Position) -> None:
 # -- Drinkin' ----------------------------------------------------------------------------
 
 
+@cython.ccall
 def _drink_start(state: Position) -> None:
     state.altar += _from_stock(state, BLUE, _multiplier(state))  # F14: served before anything else
     _reveal(state, DRINK)
@@ -291,23 +445,28 @@ def _drink_start(state: Position) -> None:
         _ask(state, DISCARD_HIGHEST, lead, DRINK_PASSED_OUT)
 
 
+@cython.ccall
 def _drink_tie(state: Position) -> None:
     _ask(state, DISCARD_HIGHEST, 1, STEAL_START)
 
 
+@cython.ccall
 def _drink_other_discards(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, STEAL_START)
 
 
+@cython.ccall
 def _drink_passed_out(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_GREEN)
 
 
+@cython.ccall
 def _drink_green(state: Position) -> None:
     _give(state, 1 - state.lead, GREEN, _multiplier(state))
     state.step = STEAL_START
 
 
+@cython.ccall
 def _drink_gonagal_end(state: Position) -> None:
     lead = state.lead
     _note(state, f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
@@ -321,6 +480,7 @@ def _drink_gonagal_end(state: Position) -> None:
 # -- Stealin' ----------------------------------------------------------------------------
 
 
+@cython.ccall
 def _rank(state: Position) -> tuple[int, int]:
     """F6: the highest and second-highest thief cards (-1 where tied thieves cancel)."""
     values = _values(state)
@@ -333,6 +493,7 @@ def _rank(state: Position) -> tuple[int, int]:
     return places[0], places[1]
 
 
+@cython.ccall
 def _steal_start(state: Position) -> None:
     _reveal(state, STEAL)
     state.taken = 0
@@ -347,6 +508,7 @@ def _steal_start(state: Position) -> None:
     state.step = STEAL_HIGH
 
 
+@cython.ccall
 def _steal_high(state: Position) -> None:
     if state.high >= 0 and state.taken < _multiplier(state):
         _ask(state, STEAL_AWARDS, OWNER[state.high], STEAL_HIGH)
@@ -355,6 +517,7 @@ def _steal_high(state: Position) -> None:
         state.step = STEAL_SECOND
 
 
+@cython.ccall
 def _steal_second(state: Position) -> None:
     if state.second >= 0 and state.taken < _multiplier(state):
         _ask(state, TAKE_YELLOWS, OWNER[state.second], STEAL_SECOND)
@@ -363,6 +526,7 @@ def _steal_second(state: Position) -> None:
         state.step = STEAL_LAWYER
 
 
+@cython.cfunc
 def _move_lawyer(state: Position) -> None:
     """F8: one space down per award on the thieves; 1 wraps to 30."""
     loot = state.loot
@@ -371,6 +535,7 @@ def _move_lawyer(state: Position) -> None:
     _note(state, f"the Big Lawyer moves {moves} to {_LAWYER_SPACES[state.lawyer]}")
 
 
+@cython.ccall
 def _steal_lawyer(state: Position) -> None:
     state.high = state.second = -1  # the steals are over
     _move_lawyer(state)
@@ -390,6 +555,7 @@ def _steal_lawyer(state: Position) -> None:
     state.step = STEAL_SCARPER
 
 
+@cython.ccall
 def _steal_scarper(state: Position) -> None:
     if not state.habeas[0]:
         _ask(state, SCARPER, 0, STEAL_SCARPER_OTHER)
@@ -397,6 +563,7 @@ def _steal_scarper(state: Position) -> None:
         state.step = STEAL_SCARPER_OTHER
 
 
+@cython.ccall
 def _steal_scarper_other(state: Position) -> None:
     if not state.habeas[1]:
         _ask(state, SCARPER, 1, STEAL_WEE_LAWYER)
@@ -419,6 +586,7 @@ def _steal_wee_lawyer(state: Position) -> None:
         _take_wee_lawyer(state, caught, colour)
 
 
+@cython.cfunc
 def _steal_gonagal(state: Position) -> None:
     """F14: the Gonagal takes the opposing loot and its yellow award(s); nobody is caught."""
     lead = state.lead = state.gonagal
@@ -431,12 +599,14 @@ def _steal_gonagal(state: Position) -> None:
     _ask(state, DISCARD_OTHER, lead, STEAL_GONAGAL_END)
 
 
+@cython.ccall
 def _steal_gonagal_end(state: Position) -> None:
     _deposit(state, GONAGAL[state.gonagal])  # F9: its loot goes to its owner as it leaves
     _end_gonagal(state)
     state.step = ROUND_END
 
 
+@cython.ccall
 def _round_end(state: Position) -> None:
     state.event = NO_EVENT
     state.gonagal = state.lead = state.high = state.second = -1

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import Event, State, Trail
 from henge.games.fightin.actions import (
@@ -128,16 +130,19 @@ def value(state: Position, card: int) -> int:
     return _values(state)[card]
 
 
-_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Every card's value, by who holds each colour's Wee Lawyer (3**5 ways at most; each made when first met)."""
+_VALUES: list[tuple[int, ...] | None] = [None] * 3**5
+"""Every card's value, by who holds each colour's Wee Lawyer (indexed by _wee_key; each made when first met)."""
 
 
+@cython.ccall
+@cython.locals(key=cython.int, white=cython.int, blue=cython.int, green=cython.int, yellow=cython.int, red=cython.int)
 def _values(state: Position) -> tuple[int, ...]:
     """Returns value() of every card (indexed by card) under the Wee Lawyers as they stand (F3)."""
-    key = tuple(state.wee)
-    values = _VALUES.get(key)
+    wee = state.wee
+    white, blue, green, yellow, red = wee  # each colour's holder: -1, 0 or 1
+    key = (((white + 1) * 3 + blue + 1) * 3 + green + 1) * 9 + (yellow + 1) * 3 + red + 1  # the digits in base 3
+    values = _VALUES[key]
     if values is None:
-        wee = state.wee
         values = _VALUES[key] = tuple(
             [
                 0 if colour < 5 and wee[colour] == owner else number
@@ -147,11 +152,14 @@ def _values(state: Position) -> tuple[int, ...]:
     return values
 
 
+@cython.ccall
+@cython.locals(values=tuple, cards=list, card=cython.int, total=cython.int, number=cython.int)
 def _total(values: tuple[int, ...], cards: list[int]) -> int:
     """Returns the summed values of ``cards``, each read from ``values`` (see _values)."""
     total = 0
     for card in cards:
-        total += values[card]
+        number = values[card]
+        total += number
     return total
 
 
@@ -187,6 +195,7 @@ def _from_stock(state: Position, colour: int, count: int) -> int:
     return count
 
 
+@cython.locals(seat=cython.int, colour=cython.int, count=cython.int)
 def _give(state: Position, seat: int, colour: int, count: int) -> None:
     """Gives a seat ``count`` awards of a colour from stock."""
     count = _from_stock(state, colour, count)
@@ -195,6 +204,7 @@ def _give(state: Position, seat: int, colour: int, count: int) -> None:
         _note(state, _EARNS[seat][colour][count])
 
 
+@cython.locals(card=cython.int, owner=cython.int, at=cython.int, colour=cython.int, count=cython.int, loot=list)
 def _discard(state: Position, card: int) -> None:
     """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
     owner = OWNER[card]
@@ -217,11 +227,13 @@ def _discard(state: Position, card: int) -> None:
                 loot[at + colour] = 0
 
 
+@cython.locals(card=cython.int, at=cython.int)
 def _loot_count(state: Position, card: int) -> int:
     at = card * 5
     return sum(state.loot[at : at + 5])
 
 
+@cython.locals(source=cython.int, target=cython.int, colour=cython.int, loot=list)
 def _move_loot(state: Position, source: int, target: int) -> None:
     loot = state.loot
     for colour in range(5):
@@ -229,6 +241,7 @@ def _move_loot(state: Position, source: int, target: int) -> None:
         loot[source * 5 + colour] = 0
 
 
+@cython.locals(card=cython.int, at=cython.int, owner=cython.int, colour=cython.int, loot=list, awards=list)
 def _deposit(state: Position, card: int) -> None:
     loot = state.loot
     at = card * 5
@@ -248,6 +261,7 @@ def _take_wee_lawyer(state: Position, seat: int, colour: int) -> None:
 # -- the record (G6) and the log ---------------------------------------------------------
 
 
+@cython.ccall
 def _note(state: Position, text: str) -> None:
     """A public line of the table, the rules' doing (actor -1): the log and every seat's record."""
     state.log = (state.log, text)  # state.log_line(text)

@@ -27,11 +27,24 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, Trail, trail_entries
 from henge.games.fightin import choices, events, observation
 from henge.games.fightin import fields as state_fields
-from henge.games.fightin.actions import (
+
+# The phases and action bases the public API hooks compare and count with: C ints where compiled.
+cython.declare(
+    CHOOSE=cython.int,
+    DEAL=cython.int,
+    DEAL_BASE=cython.int,
+    DRAW=cython.int,
+    DRAW_BASE=cython.int,
+    FLIP_BASE=cython.int,
+    OVER=cython.int,
+)
+from henge.games.fightin.actions import (  # noqa: E402
     CHANCE_TEXTS,
     CHOOSE,
     DEAL,
@@ -54,7 +67,7 @@ from henge.games.fightin.actions import (
     TITLES,
     max_game_length,
 )
-from henge.games.fightin.position import Entry, Position
+from henge.games.fightin.position import Entry, Position  # noqa: E402
 
 _DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
@@ -112,6 +125,7 @@ class FightinState(Position):
 
     # -- the public API hooks ------------------------------------------------
 
+    @cython.locals(phase=cython.int)
     def current_player(self) -> int:
         phase = self.phase
         if phase == CHOOSE:
@@ -125,6 +139,7 @@ class FightinState(Position):
 
     uniform_chance = True  # G1: every deal, draw and flip is uniform over its deck
 
+    @cython.locals(phase=cython.int)
     def _chance_actions(self) -> tuple[int, ...]:
         # The decks are kept sorted by card id, so the outcomes come out sorted. The rules hand
         # them over as the legal set when they set up a chance node (choices._chance).
@@ -136,6 +151,7 @@ class FightinState(Position):
             return self.deck_draws[self.player]
         return tuple([c + FLIP_BASE for c in self.monster_deck])
 
+    @cython.locals(action=cython.int, phase=cython.int, seat=cython.int, card=cython.int, at=cython.int)
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == CHOOSE:
@@ -144,12 +160,14 @@ class FightinState(Position):
             seat = self.player
             card = action - DRAW_BASE
             self.decks[seat].remove(card)
-            draws = self.deck_draws[seat]  # this draw's outcomes; the next draw's are the rest (see _deal_from_deck)
+            deck_draws = self.deck_draws
+            draws = deck_draws[seat]  # this draw's outcomes; the next draw's are the rest (see _deal_from_deck)
             at = draws.index(action)
-            self.deck_draws[seat] = draws[:at] + draws[at + 1 :]
+            deck_draws[seat] = draws[:at] + draws[at + 1 :]
             self.hands[seat].append(card)
-            if self.trail_tail is not None:
-                self.trail_tail.append((seat, self.round, -1, card))
+            trail_tail = self.trail_tail
+            if trail_tail is not None:
+                trail_tail.append((seat, self.round, -1, card))
             self._log = Event(self._log, CHANCE, _DRAWS[seat], _DRAWN_TEXTS[seat][card])
         elif phase == DEAL:
             seat = self.player

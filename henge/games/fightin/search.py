@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import State
 
@@ -71,8 +73,30 @@ def _owner(text: str) -> int:
     return 0 if text.endswith("d") else 1
 
 
+@cython.cclass
 class Reckoning:
     """The numbers of one position as a seat sees it (own cards, and the other's where known)."""
+
+    obs = cython.declare(dict, visibility="public")
+    me = cython.declare(cython.int, visibility="public")
+    round = cython.declare(cython.int, visibility="public")
+    rounds = cython.declare(cython.int, visibility="public")
+    mult = cython.declare(cython.int, visibility="public")
+    wee = cython.declare(list, visibility="public")
+    awards = cython.declare(list, visibility="public")
+    stock = cython.declare(list, visibility="public")
+    altar = cython.declare(cython.int, visibility="public")
+    lawyer = cython.declare(cython.int, visibility="public")
+    loot = cython.declare(dict, visibility="public")
+    monsters = cython.declare(list, visibility="public")
+    monster_pool = cython.declare(list, visibility="public")
+    cards = cython.declare(list, visibility="public")
+    down = cython.declare(list, visibility="public")
+    """Each event's face-down cards by seat (None: none, or not seen)."""
+    settled = cython.declare(cython.double, visibility="public")
+    base = cython.declare(list, visibility="public")
+    _changes = cython.declare(dict)
+    """Score changes already worked out, by the awards gained (and the Wee Lawyers, where they move)."""
 
     def __init__(self, obs: dict[str, Any], other: dict[str, Any] | None = None) -> None:
         self.obs = obs
@@ -90,7 +114,7 @@ class Reckoning:
         seen = set(obs["monsters"]) | set(obs["monster_discards"])
         self.monster_pool = [m for m in _MONSTER_DECK if m not in seen]
         self.cards = [[list(obs["events"][e]["cards"][s]) for s in (0, 1)] for e in EVENTS]
-        self.down: list[list[str | None]] = [[None, None] for _ in EVENTS]
+        self.down = [[None, None] for _ in EVENTS]
         for e, name in enumerate(EVENTS):
             for s in (0, 1):
                 card = obs["events"][name]["face_down"][s]
@@ -102,18 +126,20 @@ class Reckoning:
                         self.down[e][s] = card
         self.settled = min(1.0, (self.round + 1) / (self.rounds + 1)) if not obs.get("scores") else 1.0
         self.base = [self.score(s, self.awards[s], self.wee) for s in (0, 1)]
-        self._changes: dict[tuple[int | None, ...], float] = {}
-        """Score changes already worked out, by the awards gained (and the Wee Lawyers, where they move)."""
+        self._changes = {}
 
     # -- values and scores --
 
+    @cython.ccall
     def value(self, card: str) -> int:
         """F3: a card's worth: its number, or 0 under its owner's Wee Lawyer of its colour."""
         return 0 if self.wee[_COLOUR[card]] == (0 if card[-1] == "d" else 1) else _NUMBER[card]
 
+    @cython.ccall
     def working_gonagal(self, card: str | None) -> bool:
         return card in _GONAGALS and self.wee[WHITE] != _owner(card)
 
+    @cython.ccall
     def score(self, seat: int, awards: list[int], wee: list[int | None]) -> float:
         """The score in half awards: the total less the best colour.
 
@@ -137,6 +163,7 @@ class Reckoning:
             seen.update(d for d in (self.down[e][seat] for e in range(3)) if d)
         return [c for c in _DECKS[seat] if c not in seen]
 
+    @cython.ccall
     def outcome(self, gains: list[list[int]], wee: list[int | None] | None = None, riding: float = 0.0) -> float:
         """Returns the change of (my score - the other's) after the seats gain these awards."""
         me, other = self.me, 1 - self.me
@@ -156,6 +183,7 @@ class Reckoning:
                 value += _WEE_PENALTY if self.wee[c] == me else -_WEE_PENALTY if self.wee[c] == other else 0
         return value
 
+    @cython.ccall
     def loot_worth(self, seat: int, counts: list[int]) -> float:
         """What loot would add to ``seat``'s score if banked (as a difference: mine less the other's)."""
         gains = [[0] * 5, [0] * 5]
@@ -164,6 +192,7 @@ class Reckoning:
 
     # -- the three events (values: my score change less the other's, in half awards) --
 
+    @cython.ccall
     def kill_odds(self, total: int) -> tuple[float, list[tuple[float, int]]]:
         """Chance that a fighting pair worth ``total`` kills, and the bonus colours with their chances."""
         first = self.monsters[0] if self.monsters else None
@@ -315,6 +344,7 @@ class Reckoning:
                 wee[colour] = taker
         return self.outcome(gains, wee, riding=self._riding(thieves, loot, skip=list(banked)))
 
+    @cython.ccall
     def _riding(self, thieves: dict[int, list[str]], loot: dict[str, list[int]], skip: list[str]) -> float:
         value = 0.0
         for s in (0, 1):
@@ -323,6 +353,7 @@ class Reckoning:
                     value += _RIDING * self.loot_worth(s, loot[c])
         return value
 
+    @cython.ccall
     def best_steal(self, thief_owner: int, left: list[int]) -> int | None:
         """The colour to take from the opponent: the one that moves the score most."""
         best, best_value = None, -math.inf
@@ -337,6 +368,7 @@ class Reckoning:
                 best, best_value = colour, value
         return best
 
+    @cython.ccall
     def wee_worth(self, seat: int, colour: int) -> float:
         """My score difference if ``seat`` took the Wee Lawyer of ``colour``."""
         wee = self.wee[:]
@@ -345,6 +377,7 @@ class Reckoning:
 
     # -- the events of the round as far as they are known --
 
+    @cython.ccall
     def event_worth(self, event: int, mine_new: str | None, theirs_new: str | None) -> float:
         me, other = self.me, 1 - self.me
         mine = self.cards[event][me] + ([mine_new] if mine_new else [])
