@@ -11,7 +11,6 @@ to draw afresh.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import cython
@@ -19,6 +18,11 @@ import cython
 from henge import box
 from henge.core import Decision
 from henge.games.stonerush.search import colour_odds, move, sign
+
+if cython.compiled:  # the C library's exp, which math.exp calls: the same values
+    from cython.cimports.libc.math import exp
+else:
+    from math import exp
 
 _COLOURS = box.PLAYER_COLOURS
 _COLOUR = cython.declare(tuple, box.CARD_COLOUR)
@@ -47,7 +51,7 @@ def _race_odds(pos: list[float], end: int) -> list[float]:
     t = end / 8
     weights = []
     for p in pos:
-        weights.append(math.exp(p / t))
+        weights.append(exp(p / t))
     total = sum(weights)
     return [w / total for w in weights]
 
