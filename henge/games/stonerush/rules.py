@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import (
     CHANCE,
@@ -50,10 +52,11 @@ _BLUESTONES = 19
 HANDS: tuple[int, ...] = (3, 4, 5, 6)
 """Designer option ``hand``: the cards a hand is dealt and drawn back up to (S6 names four)."""
 _HAND = 4
-_KEEP = 2
+_KEEP = cython.declare(cython.int, 2)
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-_ROUND_CAP = 100  # G4: rounds of turns; random play never comes near it (docs/games/stonerush.md)
-_LAST_PLAYS = 8
+_ROUND_CAP = cython.declare(cython.int, 100)
+"""G4: rounds of turns; random play never comes near it (docs/games/stonerush.md)."""
+_LAST_PLAYS = cython.declare(cython.int, 8)
 
 DECK: tuple[int, ...] = tuple(
     sorted(box.number_cards(day=True, night=False) + box.number_cards(day=False, night=True, numbers=range(1, 13)))
@@ -64,11 +67,11 @@ DRUIDS: tuple[str, ...] = box.PLAYER_COLOURS
 """S2: all five druids race, whatever the player count."""
 
 # Player actions: play card c (c), discard card c (65 + c), done (130).
-_DISCARD = box.DECK_SIZE
+_DISCARD = cython.declare(cython.int, box.DECK_SIZE)
 DONE = 2 * box.DECK_SIZE
 _PLAYER_TEXTS = tuple(f"play {t}" for t in box.CARD_TEXT) + tuple(f"discard {t}" for t in box.CARD_TEXT) + ("done",)
 # Chance outcomes: draw card c (c), seat k starts (65 + k).
-_START = box.DECK_SIZE
+_START = cython.declare(cython.int, box.DECK_SIZE)
 _CHANCE_TEXTS = tuple(f"draw {t}" for t in box.CARD_TEXT) + tuple(f"start seat {k}" for k in range(5))
 
 # Phases.
@@ -76,16 +79,17 @@ DEAL_TRILITHONS, DEAL_HANDS, CHOOSE_START, PLAY, DISCARD, DRAW, OVER = range(7)
 _PHASE_NAMES = ("deal trilithons", "deal hands", "choose start", "play", "discard", "draw", "over")
 _SETUP = (DEAL_TRILITHONS, DEAL_HANDS, CHOOSE_START)
 
-_COLOUR = box.CARD_COLOUR
-_IS_DAY = box.CARD_IS_DAY
-_BLACK = box.BLACK
-_TEXT = box.CARD_TEXT
+# The private constants and tables are C ints and tuples where the module is compiled (the same values).
+_COLOUR = cython.declare(tuple, box.CARD_COLOUR)
+_IS_DAY = cython.declare(tuple, box.CARD_IS_DAY)
+_BLACK = cython.declare(cython.int, box.BLACK)
+_TEXT = cython.declare(tuple, box.CARD_TEXT)
 _IN_DECK = frozenset(DECK)
 _FIRST_FILL: tuple[int, ...] = (0,) * box.DECK_SIZE
 """Every card entered the draw pile at its first filling (the deck); indexed by card id."""
 _NO_PUSHES: tuple[int, ...] = (0,) * 5
-_PLAYS: tuple[str, ...] = tuple(f"plays {text}" for text in _TEXT)
-_DISCARDS: tuple[str, ...] = tuple(f"discards {text}" for text in _TEXT)
+_PLAYS = cython.declare(tuple, tuple(f"plays {text}" for text in _TEXT))
+_DISCARDS = cython.declare(tuple, tuple(f"discards {text}" for text in _TEXT))
 _VERBS = ("is dealt", "draws")
 _DRAW_TEXTS: tuple[tuple[tuple[str, tuple[Mapping[int, str], ...]], ...], ...] = tuple(
     tuple(
@@ -175,6 +179,7 @@ class StonerushState(State):
 
     # -- the public API hooks ------------------------------------------------
 
+    @cython.locals(phase=cython.int)
     def current_player(self) -> int:
         phase = self.phase
         if phase == PLAY or phase == DISCARD:
@@ -183,6 +188,7 @@ class StonerushState(State):
             return TERMINAL
         return CHANCE
 
+    @cython.locals(hand=list, legal=list, played=list, colour=cython.int, card=cython.int, card_colour=cython.int)
     def _legal_actions(self) -> list[int]:
         hand = self.hands[self.player]
         if self.phase == DISCARD:
@@ -190,12 +196,18 @@ class StonerushState(State):
             if len(hand) <= _KEEP:
                 legal.append(DONE)
             return legal
-        colour = _play_colour(self.played)
+        played = self.played
+        colour = _play_colour(played)
         if colour == _BLACK:  # S3: nothing or only black laid so far, so any card may join
             legal = sorted(hand)
         else:
-            legal = sorted(c for c in hand if _COLOUR[c] == colour or _COLOUR[c] == _BLACK)
-        if self.played:
+            legal = []
+            for card in hand:
+                card_colour = _COLOUR[card]
+                if card_colour == colour or card_colour == _BLACK:
+                    legal.append(card)
+            legal.sort()
+        if played:
             legal.append(DONE)
         return legal
 
@@ -210,6 +222,7 @@ class StonerushState(State):
             return [_START + k for k in range(self.n)]
         return self.draw  # kept sorted
 
+    @cython.locals(phase=cython.int, seat=cython.int, card=cython.int, hand=list, discarded=tuple)
     def _apply(self, action: int) -> None:
         phase = self.phase
         seat = self.player
@@ -223,7 +236,7 @@ class StonerushState(State):
         elif phase == DISCARD:
             hand = self.hands[seat]
             if action == DONE:
-                self._record(seat, f"keeps {len(hand)} card{'' if len(hand) == 1 else 's'}")
+                self._log = Event(self._log, seat, f"keeps {len(hand)} card{'' if len(hand) == 1 else 's'}", None)
                 self._end_discards()
             else:
                 card = action - _DISCARD
@@ -259,7 +272,7 @@ class StonerushState(State):
                         self.phase = CHOOSE_START
             elif len(hand) == self.hand_size:
                 self._next_turn()
-            else:
+            elif not self.draw:
                 self._refill_draw_pile()
 
     def _copy(self) -> StonerushState:
@@ -290,6 +303,16 @@ class StonerushState(State):
 
     # -- phase handlers ----------------------------------------------------------
 
+    @cython.locals(
+        played=list,
+        pushed=tuple,
+        seat=cython.int,
+        colour=cython.int,
+        card=cython.int,
+        net=cython.int,
+        before=cython.int,
+        after=cython.int,
+    )
     def _resolve_play(self) -> None:
         played = self.played
         seat = self.player
@@ -302,14 +325,16 @@ class StonerushState(State):
             after = self._move(colour, net)
         self.last_plays = (self.last_plays + ((seat, tuple(played), colour, before, after),))[-_LAST_PLAYS:]
         if colour == _BLACK:
-            self._record(seat, "ends the play: no druid moves")
+            text = "ends the play: no druid moves"
         elif after == before:
-            self._record(seat, f"ends the play: the {DRUIDS[colour]} druid stays on {before}")
+            text = f"ends the play: the {DRUIDS[colour]} druid stays on {before}"
         else:
-            self._record(seat, f"ends the play: the {DRUIDS[colour]} druid moves from {before} to {after}")
-            mine = list(self.pushed[seat])
+            text = f"ends the play: the {DRUIDS[colour]} druid moves from {before} to {after}"
+            pushed = self.pushed
+            mine = list(pushed[seat])
             mine[colour] += after - before
-            self.pushed = (*self.pushed[:seat], tuple(mine), *self.pushed[seat + 1 :])
+            self.pushed = (*pushed[:seat], tuple(mine), *pushed[seat + 1 :])
+        self._log = Event(self._log, seat, text, None)
         self.discard.extend(played)  # S6: played cards go to the discard pile first
         self.played = []
         if colour != _BLACK and after == self.end:  # S7: the game ends the moment a druid arrives
@@ -319,6 +344,9 @@ class StonerushState(State):
         else:
             self._end_discards()
 
+    @cython.locals(
+        pos=list, druid=cython.int, net=cython.int, end=cython.int, start=cython.int, target=cython.int, step=cython.int
+    )
     def _move(self, druid: int, net: int) -> int:
         """Moves a druid by a net number of spaces with the limits (S4) and bumps (S5)."""
         pos = self.pos
@@ -335,19 +363,19 @@ class StonerushState(State):
 
     def _end_discards(self) -> None:
         self.phase = DRAW
-        self._refill_draw_pile()
+        if not self.draw:
+            self._refill_draw_pile()
 
     def _refill_draw_pile(self) -> None:
-        """S6: an empty draw pile is replaced by the (shuffled) discard pile when a card is needed."""
-        if not self.draw:
-            self.fills += 1
-            filled = list(self.filled)
-            for card in self.discard:
-                filled[card] = self.fills
-            self.filled = tuple(filled)
-            self.draw = sorted(self.discard)
-            self.discard = []
-            self._record(CHANCE, f"the discard pile is shuffled into a new draw pile of {len(self.draw)} cards")
+        """S6: the empty draw pile is replaced by the (shuffled) discard pile when a card is needed."""
+        self.fills += 1
+        filled = list(self.filled)
+        for card in self.discard:
+            filled[card] = self.fills
+        self.filled = tuple(filled)
+        self.draw = sorted(self.discard)
+        self.discard = []
+        self._record(CHANCE, f"the discard pile is shuffled into a new draw pile of {len(self.draw)} cards")
 
     def _next_turn(self) -> None:
         self.turns += 1
@@ -808,11 +836,15 @@ class StonerushState(State):
             check(self.end not in pos, f"a druid on space {self.end} ends the game")
 
 
+@cython.ccall
+@cython.returns(cython.int)
+@cython.locals(card=cython.int, colour=cython.int)
 def _play_colour(cards: Sequence[int]) -> int:
     """Returns the colour of a play: its first coloured card's, or black (S3)."""
     for card in cards:
-        if _COLOUR[card] != _BLACK:
-            return _COLOUR[card]
+        colour = _COLOUR[card]
+        if colour != _BLACK:
+            return colour
     return _BLACK
 
 
