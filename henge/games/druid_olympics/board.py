@@ -25,6 +25,8 @@ for the trilithon of colour c.
 
 from __future__ import annotations
 
+import cython
+
 from henge import box
 
 COLOURED, NUMBERED, INNER, BLUESTONE = 0, 30, 60, 119
@@ -74,6 +76,8 @@ def parse_space(text: object) -> int:
     return space
 
 
+@cython.ccall
+@cython.locals(end=cython.int, progress=cython.int)
 def stone_at(end: int, progress: int) -> int:
     """Returns the bluestone (1..19) of horseshoe progress 120..129 walked from ``end``."""
     return PATHS[end][progress - HORSESHOE]
@@ -202,6 +206,8 @@ def paying_cards(target: Target, hand: list[int], table: list[int]) -> list[int]
     return sorted({c for option in options for c in option})
 
 
+@cython.locals(need=cython.int, left=cython.int, total=cython.int, b=cython.int, c=cython.int, numbers=list)
+@cython.locals(found=list, subset=tuple)
 def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple[int, ...]]:
     """Returns the sets of hand cards that, with the cards on the table, pay for ``target``.
 
@@ -231,13 +237,16 @@ def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple
         for b in subset:
             total += number[numbers[b]]
         if total == left:
-            found.append(tuple(numbers[b] for b in subset))
+            found.append(tuple([numbers[b] for b in subset]))
     return found
 
 
 # --- moving -------------------------------------------------------------------
 
 
+@cython.ccall
+@cython.locals(code=cython.int, seat=cython.int)
+@cython.returns(cython.int)
 def extra_cost(code: int, seat: int) -> int:
     """Returns the extra cost of passing a space blocked by ``code`` for ``seat`` (D5): 0, 1 or 2."""
     if code == EMPTY or code == seat:
@@ -275,6 +284,8 @@ _COLOURED_DESTINATION = tuple(
 """Per coloured space id and colour: the destination of :func:`coloured_way`."""
 
 
+@cython.locals(cover=list, seat=cython.int, start=cython.int, colour=cython.int, destination=cython.int)
+@cython.locals(need=cython.int, space=cython.int, code=cython.int)
 def coloured_need(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, int]:
     """Returns the destination of a coloured-ring move (D2) and the extra cards of ``colour`` that
     pass every block in the way (D5): :func:`coloured_way` with the costs of the way summed."""
@@ -356,6 +367,8 @@ def ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> 
     return position
 
 
+@cython.locals(cover=list, seat=cython.int, end=cython.int, start=cython.int, points=cython.int)
+@cython.locals(position=cython.int, cost=cython.int, extra=cython.int)
 def horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: int) -> int:
     """Returns the progress reached in the horseshoe with ``points`` movement points (D4, D5)."""
     position = start
@@ -375,6 +388,7 @@ def horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: in
     return position
 
 
+@cython.locals(cover=list, seat=cython.int, end=cython.int, start=cython.int, total=cython.int, progress=cython.int)
 def horseshoe_cost(cover: list[int], seat: int, end: int, start: int) -> int:
     """Returns the movement points a runner on horseshoe progress ``start`` needs to reach the altar (D4, D5).
 
@@ -388,6 +402,9 @@ def horseshoe_cost(cover: list[int], seat: int, end: int, start: int) -> int:
     return total
 
 
+@cython.cfunc
+@cython.locals(cover=list, end=cython.int, progress=cython.int)
+@cython.returns(cython.int)
 def _stone_cost(cover: list[int], end: int, progress: int) -> int:
     if progress == ALTAR:
         return 1
