@@ -86,6 +86,8 @@ class _View:
     best_moves = cython.declare(dict, visibility="public")
     ahead = cython.declare(dict, visibility="public")
     vacated = cython.declare(dict, visibility="public")
+    left = cython.declare(dict, visibility="public")
+    entry = cython.declare(object, visibility="public")
 
     def __init__(self, obs: dict[str, Any]) -> None:
         self.obs = obs
@@ -104,6 +106,11 @@ class _View:
         rings it stands does not matter): a move's score asks it of every card."""
         self.vacated = {}
         """By piece (bar or disk): the rivals' delay the player's own piece stops costing when it moves."""
+        self.left = {}
+        """``moves_left`` by seat and progress, for a runner whose hand is not counted (a move's score asks
+        it of the same start for every card and payment)."""
+        self.entry = None
+        """``_best_end``, once asked: the horseshoe end the player would enter at on this cover."""
 
     @cython.locals(seat=cython.int, space=cython.int, code=cython.int, trilithon=cython.bint, cover=list, found=list)
     def _obstacles(self) -> list[tuple[int, float]]:
@@ -127,6 +134,12 @@ class _View:
         return sum([cost for space, cost in self.obstacles if space > progress])
 
     def moves_left(self, seat: int, progress: int, hand: list[int] | None, cover: list[int] | None = None) -> float:
+        key = None
+        if hand is None and cover is None:
+            key = (seat, progress)
+            known = self.left.get(key)
+            if known is not None:
+                return known
         if cover is None and progress < HORSESHOE:
             ahead = self.ahead.get(seat)
             if ahead is None:
@@ -134,7 +147,10 @@ class _View:
         else:
             cover = self.cover if cover is None else cover
             ahead = points_ahead(cover, seat, progress, self.ends[seat])
-        return moves_left(progress, ahead, hand, self.point_sum)
+        left = moves_left(progress, ahead, hand, self.point_sum)
+        if key is not None:
+            self.left[key] = left
+        return left
 
     def chances(self) -> list[float]:
         times = []
@@ -271,7 +287,9 @@ def _choose_pay(view: _View, actions: dict[str, int]) -> str:
 
 
 def _best_end(view: _View) -> int:
-    return min(board.ENDS, key=lambda e: (path_ahead(view.cover, view.seat, e), e))
+    if view.entry is None:  # the same on the view's cover every time it is asked
+        view.entry = min(ENDS, key=lambda e: (path_ahead(view.cover, view.seat, e), e))
+    return view.entry
 
 
 def _choose_end(view: _View, actions: dict[str, int]) -> str:
@@ -308,7 +326,10 @@ def _delay(view: _View, seat: int, target: board.Target) -> float:
                 if BLUESTONE + stone in spaces and progress > at:
                     cost += (2.0 / POINTS_PER_MOVE) if trilithon else 0.45
             costs.append(cost)
-        return min(costs) * (1.0 if view.ends[seat] else 0.6)
+        cost = costs[0]
+        if len(costs) > 1 and costs[1] < cost:  # min(costs)
+            cost = costs[1]
+        return cost * (1.0 if view.ends[seat] else 0.6)
     if at >= HORSESHOE:
         return 0.0
     delay = 0.0
