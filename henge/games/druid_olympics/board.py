@@ -186,8 +186,12 @@ _SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 _NUMBER_CARDS = box.TRILITHON_CARD_BASE
+_CARD_COLOUR = box.CARD_COLOUR
+_CARD_NUMBER = box.CARD_NUMBER
+_CARD_IS_DAY = box.CARD_IS_DAY
 
 
+@cython.locals(need=cython.int, c=cython.int, colour=cython.int)
 def paying_cards(target: Target, hand: list[int], table: list[int]) -> list[int] | None:
     """Returns the hand cards in any of the ways to finish paying for ``target`` (sorted), or None
     once the cards on the table pay for it: the cards of :func:`completions`, read without listing
@@ -198,8 +202,8 @@ def paying_cards(target: Target, hand: list[int], table: list[int]) -> list[int]
     if need == NEED_COLOUR:
         if table:
             return None
-        colour = box.CARD_COLOUR
-        return sorted([c for c in hand if c < _NUMBER_CARDS and colour[c] == target.value])
+        colour = target.value
+        return sorted([c for c in hand if c < _NUMBER_CARDS and _CARD_COLOUR[c] == colour])
     options = completions(target, hand, table)
     if options == [()]:
         return None
@@ -217,13 +221,14 @@ def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple
     if need == NEED_ONE:
         return [()] if table else [(c,) for c in hand]
     if need == NEED_COLOUR:
-        return [()] if table else [(c,) for c in hand if c < 60 and box.CARD_COLOUR[c] == target.value]
+        return [()] if table else [(c,) for c in hand if c < 60 and _CARD_COLOUR[c] == target.value]
     if need == NEED_ALL:
         return [tuple(hand)]
-    number = box.CARD_NUMBER
-    numbers = [c for c in hand if c < box.TRILITHON_CARD_BASE]
+    number = _CARD_NUMBER
+    numbers = [c for c in hand if c < _NUMBER_CARDS]
     if need == NEED_PHASE_SUM:
-        numbers = [c for c in numbers if box.CARD_IS_DAY[c] == (target.phase == box.DAY)]
+        day = target.phase == box.DAY
+        numbers = [c for c in numbers if _CARD_IS_DAY[c] == day]
     left = target.value
     for c in table:
         left -= number[c]
@@ -263,14 +268,14 @@ def lost_turns(code: int, in_horseshoe: bool, seat: int) -> int:
     return 1
 
 
+@cython.locals(cover=list, seat=cython.int, start=cython.int, colour=cython.int, destination=cython.int)
 def coloured_way(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, list[int]]:
     """Returns the destination of a coloured-ring move (D2) and the blocked spaces in the way.
 
     ``start`` is a coloured space id below 29; the destination is the next space of
     ``colour`` ahead, or numbered space 1 when there is none.
     """
-    space = box.next_coloured_space(start + 1, colour)
-    destination = NUMBERED if space is None else COLOURED + space - 1
+    destination = _COLOURED_DESTINATION[start][colour]  # box.next_coloured_space's, as a table
     way = [s for s in range(start + 1, min(destination, NUMBERED)) if extra_cost(cover[s], seat)]
     return destination, way
 
@@ -298,6 +303,8 @@ def coloured_need(cover: list[int], seat: int, start: int, colour: int) -> tuple
     return destination, need
 
 
+@cython.locals(cover=list, seat=cython.int, start=cython.int, colour=cython.int, paid=cython.int)
+@cython.locals(destination=cython.int, space=cython.int, cost=cython.int, way=list)
 def coloured_move(cover: list[int], seat: int, start: int, colour: int, paid: int) -> int:
     """Returns where a coloured-ring move ends when ``paid`` extra cards of ``colour`` were played (D5)."""
     destination, way = coloured_way(cover, seat, start, colour)
