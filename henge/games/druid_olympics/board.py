@@ -25,6 +25,8 @@ for the trilithon of colour c.
 
 from __future__ import annotations
 
+import cython
+
 from henge import box
 
 COLOURED, NUMBERED, INNER, BLUESTONE = 0, 30, 60, 119
@@ -74,6 +76,8 @@ def parse_space(text: object) -> int:
     return space
 
 
+@cython.ccall
+@cython.locals(end=cython.int, progress=cython.int)
 def stone_at(end: int, progress: int) -> int:
     """Returns the bluestone (1..19) of horseshoe progress 120..129 walked from ``end``."""
     return PATHS[end][progress - HORSESHOE]
@@ -182,8 +186,12 @@ _SUBSETS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 _NUMBER_CARDS = box.TRILITHON_CARD_BASE
+_CARD_COLOUR = box.CARD_COLOUR
+_CARD_NUMBER = box.CARD_NUMBER
+_CARD_IS_DAY = box.CARD_IS_DAY
 
 
+@cython.locals(need=cython.int, c=cython.int, colour=cython.int)
 def paying_cards(target: Target, hand: list[int], table: list[int]) -> list[int] | None:
     """Returns the hand cards in any of the ways to finish paying for ``target`` (sorted), or None
     once the cards on the table pay for it: the cards of :func:`completions`, read without listing
@@ -194,14 +202,16 @@ def paying_cards(target: Target, hand: list[int], table: list[int]) -> list[int]
     if need == NEED_COLOUR:
         if table:
             return None
-        colour = box.CARD_COLOUR
-        return sorted([c for c in hand if c < _NUMBER_CARDS and colour[c] == target.value])
+        colour = target.value
+        return sorted([c for c in hand if c < _NUMBER_CARDS and _CARD_COLOUR[c] == colour])
     options = completions(target, hand, table)
     if options == [()]:
         return None
     return sorted({c for option in options for c in option})
 
 
+@cython.locals(need=cython.int, left=cython.int, total=cython.int, b=cython.int, c=cython.int, numbers=list)
+@cython.locals(found=list, subset=tuple)
 def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple[int, ...]]:
     """Returns the sets of hand cards that, with the cards on the table, pay for ``target``.
 
@@ -211,13 +221,14 @@ def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple
     if need == NEED_ONE:
         return [()] if table else [(c,) for c in hand]
     if need == NEED_COLOUR:
-        return [()] if table else [(c,) for c in hand if c < 60 and box.CARD_COLOUR[c] == target.value]
+        return [()] if table else [(c,) for c in hand if c < 60 and _CARD_COLOUR[c] == target.value]
     if need == NEED_ALL:
         return [tuple(hand)]
-    number = box.CARD_NUMBER
-    numbers = [c for c in hand if c < box.TRILITHON_CARD_BASE]
+    number = _CARD_NUMBER
+    numbers = [c for c in hand if c < _NUMBER_CARDS]
     if need == NEED_PHASE_SUM:
-        numbers = [c for c in numbers if box.CARD_IS_DAY[c] == (target.phase == box.DAY)]
+        day = target.phase == box.DAY
+        numbers = [c for c in numbers if _CARD_IS_DAY[c] == day]
     left = target.value
     for c in table:
         left -= number[c]
@@ -231,13 +242,16 @@ def completions(target: Target, hand: list[int], table: list[int]) -> list[tuple
         for b in subset:
             total += number[numbers[b]]
         if total == left:
-            found.append(tuple(numbers[b] for b in subset))
+            found.append(tuple([numbers[b] for b in subset]))
     return found
 
 
 # --- moving -------------------------------------------------------------------
 
 
+@cython.ccall
+@cython.locals(code=cython.int, seat=cython.int)
+@cython.returns(cython.int)
 def extra_cost(code: int, seat: int) -> int:
     """Returns the extra cost of passing a space blocked by ``code`` for ``seat`` (D5): 0, 1 or 2."""
     if code == EMPTY or code == seat:
@@ -254,14 +268,14 @@ def lost_turns(code: int, in_horseshoe: bool, seat: int) -> int:
     return 1
 
 
+@cython.locals(cover=list, seat=cython.int, start=cython.int, colour=cython.int, destination=cython.int)
 def coloured_way(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, list[int]]:
     """Returns the destination of a coloured-ring move (D2) and the blocked spaces in the way.
 
     ``start`` is a coloured space id below 29; the destination is the next space of
     ``colour`` ahead, or numbered space 1 when there is none.
     """
-    space = box.next_coloured_space(start + 1, colour)
-    destination = NUMBERED if space is None else COLOURED + space - 1
+    destination = _COLOURED_DESTINATION[start][colour]  # box.next_coloured_space's, as a table
     way = [s for s in range(start + 1, min(destination, NUMBERED)) if extra_cost(cover[s], seat)]
     return destination, way
 
@@ -275,6 +289,8 @@ _COLOURED_DESTINATION = tuple(
 """Per coloured space id and colour: the destination of :func:`coloured_way`."""
 
 
+@cython.locals(cover=list, seat=cython.int, start=cython.int, colour=cython.int, destination=cython.int)
+@cython.locals(need=cython.int, space=cython.int, code=cython.int)
 def coloured_need(cover: list[int], seat: int, start: int, colour: int) -> tuple[int, int]:
     """Returns the destination of a coloured-ring move (D2) and the extra cards of ``colour`` that
     pass every block in the way (D5): :func:`coloured_way` with the costs of the way summed."""
@@ -287,6 +303,8 @@ def coloured_need(cover: list[int], seat: int, start: int, colour: int) -> tuple
     return destination, need
 
 
+@cython.locals(cover=list, seat=cython.int, start=cython.int, colour=cython.int, paid=cython.int)
+@cython.locals(destination=cython.int, space=cython.int, cost=cython.int, way=list)
 def coloured_move(cover: list[int], seat: int, start: int, colour: int, paid: int) -> int:
     """Returns where a coloured-ring move ends when ``paid`` extra cards of ``colour`` were played (D5)."""
     destination, way = coloured_way(cover, seat, start, colour)
@@ -356,6 +374,8 @@ def ring_walk(cover: list[int], seat: int, start: int, steps: int, end: int) -> 
     return position
 
 
+@cython.locals(cover=list, seat=cython.int, end=cython.int, start=cython.int, points=cython.int)
+@cython.locals(position=cython.int, cost=cython.int, extra=cython.int)
 def horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: int) -> int:
     """Returns the progress reached in the horseshoe with ``points`` movement points (D4, D5)."""
     position = start
@@ -375,6 +395,7 @@ def horseshoe_walk(cover: list[int], seat: int, end: int, start: int, points: in
     return position
 
 
+@cython.locals(cover=list, seat=cython.int, end=cython.int, start=cython.int, total=cython.int, progress=cython.int)
 def horseshoe_cost(cover: list[int], seat: int, end: int, start: int) -> int:
     """Returns the movement points a runner on horseshoe progress ``start`` needs to reach the altar (D4, D5).
 
@@ -388,6 +409,9 @@ def horseshoe_cost(cover: list[int], seat: int, end: int, start: int) -> int:
     return total
 
 
+@cython.cfunc
+@cython.locals(cover=list, end=cython.int, progress=cython.int)
+@cython.returns(cython.int)
 def _stone_cost(cover: list[int], end: int, progress: int) -> int:
     if progress == ALTAR:
         return 1

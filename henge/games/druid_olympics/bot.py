@@ -25,20 +25,18 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import Decision
 from henge.games.druid_olympics import board
-from henge.games.druid_olympics.board import (
-    BLUESTONE,
-    COLOURED,
-    EMPTY,
-    HORSESHOE,
-    INNER,
-    NUMBERED,
-    SPACES,
-    TRILITHON,
-)
+from henge.games.druid_olympics.board import ENDS, NEED_ALL, PATHS, PIECES, SPACES, TARGETS
 from henge.games.druid_olympics.search import MEAN_CARD, POINTS_PER_MOVE, moves_left, odds, path_ahead, points_ahead
+
+cython.declare(BLUESTONE=cython.int, COLOURED=cython.int, EMPTY=cython.int, HORSESHOE=cython.int)
+cython.declare(INNER=cython.int, NUMBERED=cython.int, TRILITHON=cython.int, _TRI_CARD=cython.int)
+BLUESTONE, COLOURED, EMPTY = board.BLUESTONE, board.COLOURED, board.EMPTY
+HORSESHOE, INNER, NUMBERED, TRILITHON = board.HORSESHOE, board.INNER, board.NUMBERED, board.TRILITHON
 
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _NUMBER = box.CARD_NUMBER
@@ -72,46 +70,76 @@ span and two steps (cards too short end on it).
 """
 
 
+@cython.cclass
 class _View:
-    """What the player reads from its observation, in course terms."""
+    """What the player reads from its observation, in course terms (its fields are C fields when compiled)."""
+
+    obs = cython.declare(dict, visibility="public")
+    seat = cython.declare(cython.int, visibility="public")
+    cover = cython.declare(list, visibility="public")
+    ends = cython.declare(list, visibility="public")
+    progress = cython.declare(list, visibility="public")
+    hand = cython.declare(list, visibility="public")
+    table = cython.declare(list, visibility="public")
+    point_sum = cython.declare(object, visibility="public")
+    obstacles = cython.declare(list, visibility="public")
+    best_moves = cython.declare(dict, visibility="public")
+    ahead = cython.declare(dict, visibility="public")
+    vacated = cython.declare(dict, visibility="public")
+    left = cython.declare(dict, visibility="public")
+    entry = cython.declare(object, visibility="public")
 
     def __init__(self, obs: dict[str, Any]) -> None:
         self.obs = obs
-        self.seat: int = obs["seat"]
+        self.seat = obs["seat"]
         self.cover = _cover(obs)
         self.ends = [int(r["entered_at"].split()[1]) if r["entered_at"] else None for r in obs["runners"]]
         self.progress = [r["progress"] for r in obs["runners"]]
         self.hand = [_CARD[t] for t in obs["hand"]]
         self.table = [_CARD[t] for t in obs["table"]]
-        self.point_sum: int = obs.get("horseshoe_sum", board.POINT_SUM)  # named only where not D4's 10
+        self.point_sum = obs.get("horseshoe_sum", board.POINT_SUM)  # named only where not D4's 10
         self.obstacles = self._obstacles()
-        self.best_moves: dict[tuple[int, ...], tuple[float, int | None]] = {}
+        self.best_moves = {}
         """``_best_ring_move`` by hand: a blocking decision prices many payments with the same few hands."""
-        self.ahead: dict[int, float] = {}
+        self.ahead = {}
         """``points_ahead`` on this cover by seat, for a runner short of the horseshoe (where on the
         rings it stands does not matter): a move's score asks it of every card."""
-        self.vacated: dict[int, float] = {}
+        self.vacated = {}
         """By piece (bar or disk): the rivals' delay the player's own piece stops costing when it moves."""
+        self.left = {}
+        """``moves_left`` by seat and progress, for a runner whose hand is not counted (a move's score asks
+        it of the same start for every card and payment)."""
+        self.entry = None
+        """``_best_end``, once asked: the horseshoe end the player would enter at on this cover."""
 
+    @cython.locals(seat=cython.int, space=cython.int, code=cython.int, trilithon=cython.bint, cover=list, found=list)
     def _obstacles(self) -> list[tuple[int, float]]:
         """Returns the first space of each rival block on the rings (a trilithon once per ring) and its cost."""
         found = []
         cover = self.cover
+        seat = self.seat
         for space in range(HORSESHOE):
             code = cover[space]
-            if not board.extra_cost(code, self.seat):
+            if code == EMPTY or code == seat:  # no extra cost (board.extra_cost)
                 continue
             trilithon = code >= TRILITHON
-            if trilithon and space not in (COLOURED, NUMBERED) and cover[space - 1] == code:
+            if trilithon and space != COLOURED and space != NUMBERED and cover[space - 1] == code:
                 continue  # the same trilithon's earlier space counts it
             found.append((space, _OBSTACLE[space >= NUMBERED, trilithon]))
         return found
 
+    @cython.locals(progress=cython.int)
     def obstacles_ahead(self, progress: int) -> float:
         """Returns the turns the rival blocks ahead of ``progress`` on the rings cost the player."""
-        return sum(cost for space, cost in self.obstacles if space > progress)
+        return sum([cost for space, cost in self.obstacles if space > progress])
 
     def moves_left(self, seat: int, progress: int, hand: list[int] | None, cover: list[int] | None = None) -> float:
+        key = None
+        if hand is None and cover is None:
+            key = (seat, progress)
+            known = self.left.get(key)
+            if known is not None:
+                return known
         if cover is None and progress < HORSESHOE:
             ahead = self.ahead.get(seat)
             if ahead is None:
@@ -119,7 +147,10 @@ class _View:
         else:
             cover = self.cover if cover is None else cover
             ahead = points_ahead(cover, seat, progress, self.ends[seat])
-        return moves_left(progress, ahead, hand, self.point_sum)
+        left = moves_left(progress, ahead, hand, self.point_sum)
+        if key is not None:
+            self.left[key] = left
+        return left
 
     def chances(self) -> list[float]:
         times = []
@@ -152,6 +183,8 @@ def choose(decision: Decision) -> int:
 # Moving.
 
 
+@cython.locals(view=_View, card=cython.int, paid=cython.int, seat=cython.int, start=cython.int, after=cython.int)
+@cython.locals(cover=list)
 def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
     """Returns the progress after moving with ``card`` on the rings (paying ``paid`` extra cards), and turns lost."""
     seat, cover = view.seat, view.cover
@@ -166,6 +199,7 @@ def _after_move(view: _View, card: int, paid: int) -> tuple[int, int]:
     return after, board.lost_turns(cover[after], False, seat) if after < HORSESHOE else 0
 
 
+@cython.locals(view=_View)
 def _move_score(view: _View, card: int, paid: int = 0) -> float:
     seat = view.seat
     start = view.progress[seat]
@@ -174,11 +208,18 @@ def _move_score(view: _View, card: int, paid: int = 0) -> float:
     return gain + view.obstacles_ahead(start) - view.obstacles_ahead(after) - lost
 
 
+@cython.locals(view=_View, card=cython.int, colour=cython.int, count=cython.int, c=cython.int)
 def _payable(view: _View, card: int) -> int:
     """Returns how many extra cards of ``card``'s colour the hand can pay besides it."""
-    return sum(1 for c in view.hand if c != card and c < _TRI_CARD and _COLOUR[c] == _COLOUR[card])
+    colour = _COLOUR[card]
+    count = 0
+    for c in view.hand:
+        if c != card and c < _TRI_CARD and _COLOUR[c] == colour:
+            count += 1
+    return count
 
 
+@cython.locals(view=_View, card=cython.int, paid=cython.int, paid_max=cython.int, coloured=cython.bint, cards=list)
 def _best_ring_move(view: _View, hand: list[int]) -> tuple[float, int | None]:
     """Returns the best move's score and card (None: staying put is best)."""
     key = tuple(hand)
@@ -186,9 +227,16 @@ def _best_ring_move(view: _View, hand: list[int]) -> tuple[float, int | None]:
     if known is not None:
         return known
     best: tuple[float, int | None] = (0.0, None)
-    for card in sorted(c for c in hand if c < _TRI_CARD):
-        paid_max = _payable(view, card) if view.progress[view.seat] < NUMBERED - 1 else 0
-        score = max(_move_score(view, card, paid) for paid in range(paid_max + 1))
+    coloured = view.progress[view.seat] < NUMBERED - 1
+    cards = [c for c in hand if c < _TRI_CARD]
+    cards.sort()
+    for card in cards:
+        paid_max = _payable(view, card) if coloured else 0
+        score = _move_score(view, card, 0)
+        for paid in range(1, paid_max + 1):  # the first best, as max() takes it
+            paying = _move_score(view, card, paid)
+            if paying > score:
+                score = paying
         if score > best[0] + 1e-9:
             best = (score, card)
     view.best_moves[key] = best
@@ -239,7 +287,9 @@ def _choose_pay(view: _View, actions: dict[str, int]) -> str:
 
 
 def _best_end(view: _View) -> int:
-    return min(board.ENDS, key=lambda e: (path_ahead(view.cover, view.seat, e), e))
+    if view.entry is None:  # the same on the view's cover every time it is asked
+        view.entry = min(ENDS, key=lambda e: (path_ahead(view.cover, view.seat, e), e))
+    return view.entry
 
 
 def _choose_end(view: _View, actions: dict[str, int]) -> str:
@@ -252,6 +302,10 @@ _BLOCK_THRESHOLD = 0.06
 """A block must be worth this much (in rivals' winning chances delayed, in turns) to be worth its cards."""
 
 
+@cython.locals(view=_View, seat=cython.int, trilithon=cython.bint, at=cython.int, spaces=tuple)
+@cython.locals(k=cython.int, stone=cython.int)
+@cython.locals(progress=cython.int, cost=cython.double, space=cython.int, distance=cython.int)
+@cython.locals(delay=cython.double, near=cython.double, weight=cython.double)
 def _delay(view: _View, seat: int, target: board.Target) -> float:
     """Returns about how many turns a block on ``target``'s spaces costs the runner of ``seat``."""
     trilithon = target.piece >= TRILITHON
@@ -261,18 +315,21 @@ def _delay(view: _View, seat: int, target: board.Target) -> float:
     spaces = target.spaces
     if spaces[0] >= HORSESHOE:  # bluestones (space ids 120..138)
         entered = view.ends[seat]
-        ends = [entered] if entered else list(board.ENDS)
+        ends = [entered] if entered else list(ENDS)
         if at < INNER + 30:
             return 0.0
         costs = []
         for end in ends:
             cost = 0.0
-            for k, stone in enumerate(board.PATHS[end]):
+            for k, stone in enumerate(PATHS[end]):
                 progress = HORSESHOE + k
                 if BLUESTONE + stone in spaces and progress > at:
                     cost += (2.0 / POINTS_PER_MOVE) if trilithon else 0.45
             costs.append(cost)
-        return min(costs) * (1.0 if view.ends[seat] else 0.6)
+        cost = costs[0]
+        if len(costs) > 1 and costs[1] < cost:  # min(costs)
+            cost = costs[1]
+        return cost * (1.0 if view.ends[seat] else 0.6)
     if at >= HORSESHOE:
         return 0.0
     delay = 0.0
@@ -303,30 +360,34 @@ def _own_weight(chances: list[float], seat: int) -> float:
     return chances[seat] + _OWN_WEIGHT_FLOOR
 
 
+@cython.locals(view=_View, value=cython.double, mine=cython.double, seat=cython.int, own=cython.int, piece=cython.int)
 def _block_value(view: _View, target: board.Target, chances: list[float], stuck: bool) -> float:
     value = 0.0
+    own = view.seat
     for seat in range(len(view.progress)):
-        if seat != view.seat:
+        if seat != own:
             value += chances[seat] * _delay(view, seat, target)
-    mine = _own_weight(chances, view.seat)
-    value -= mine * _delay(view, view.seat, target)
-    if target.piece < TRILITHON:  # the bar or disk leaves its old place
-        freed = view.vacated.get(target.piece)
+    mine = _own_weight(chances, own)
+    value -= mine * _delay(view, own, target)
+    piece = target.piece
+    if piece < TRILITHON:  # the bar or disk leaves its old place
+        freed = view.vacated.get(piece)
         if freed is None:
             freed = 0.0
-            old = view.obs["runners"][view.seat][board.PIECES[target.piece]]
+            old = view.obs["runners"][own][PIECES[piece]]
             if old is not None:
-                vacated = board.TARGETS[board.parse_space(old)]  # a bar's or disk's target index is its space's
-                freed = sum(chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != view.seat)
-            view.vacated[target.piece] = freed
+                vacated = TARGETS[board.parse_space(old)]  # a bar's or disk's target index is its space's
+                freed = sum([chances[s] * _delay(view, s, vacated) for s in range(len(view.progress)) if s != own])
+            view.vacated[piece] = freed
         value -= freed
-    elif target.need == board.NEED_ALL:  # a bluestone trilithon: no move this turn
+    elif target.need == NEED_ALL:  # a bluestone trilithon: no move this turn
         value -= 0.0 if stuck else mine * 1.0
     else:  # a trilithon card cannot move a runner: laying it frees its place in the hand
         value += mine * _FREED_SLOT
     return value
 
 
+@cython.locals(view=_View)
 def _keep_card(view: _View) -> int | None:
     """Returns the card the player means to move with (None: none in particular)."""
     if view.progress[view.seat] >= HORSESHOE:
@@ -334,6 +395,7 @@ def _keep_card(view: _View) -> int | None:
     return _best_ring_move(view, view.hand)[1]
 
 
+@cython.locals(view=_View)
 def _stuck(view: _View, hand: list[int]) -> bool:
     """Returns whether the player cannot move with ``hand``: on the rings no move beats staying put,
     in the horseshoe all its cards together reach no stone."""
@@ -347,6 +409,7 @@ def _stuck(view: _View, hand: list[int]) -> bool:
     return board.horseshoe_walk(view.cover, seat, end, start, points) == start
 
 
+@cython.locals(view=_View, cost=cython.double)
 def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: bool = False) -> float:
     """Returns what paying with ``cards`` costs the player's own race, in turns.
 
@@ -354,21 +417,24 @@ def _payment_cost(view: _View, cards: tuple[int, ...], keep: int | None, stuck: 
     """
     cost = 0.01 * len(cards)
     if stuck:
-        cost += 0.02 * sum(1 for c in cards if c < _TRI_CARD)
+        cost += 0.02 * len([c for c in cards if c < _TRI_CARD])
     if keep is not None and keep in cards:
         rest = [c for c in view.hand if c not in cards]
         cost += _best_ring_move(view, view.hand)[0] - _best_ring_move(view, rest)[0]
     if view.progress[view.seat] >= INNER + 30:  # near or in the horseshoe, cards are points
-        cost += sum(_NUMBER[c] for c in cards if c < _TRI_CARD) / 10 / POINTS_PER_MOVE * 0.5
+        cost += sum([_NUMBER[c] for c in cards if c < _TRI_CARD]) / 10 / POINTS_PER_MOVE * 0.5
     return cost
 
 
+@cython.locals(view=_View, mine=cython.double, best_value=cython.double, laid=cython.int, refresh=cython.double)
+@cython.locals(net=cython.double, paying=cython.double, value=cython.double, k=cython.Py_ssize_t, payments=list)
 def _choose_block(view: _View, actions: dict[str, int]) -> str:
     chances = view.chances()
     keep = _keep_card(view)
     stuck = _stuck(view, view.hand)
     mine = _own_weight(chances, view.seat)
     best, best_value = "pass", _BLOCK_THRESHOLD
+    refresh = _REFRESH if stuck else 0.0
     for text in actions:
         if text == "pass":
             continue
@@ -382,8 +448,11 @@ def _choose_block(view: _View, actions: dict[str, int]) -> str:
         if not payments:
             continue
         laid = 1 if target.piece >= TRILITHON else 0  # the trilithon card
-        refresh = _REFRESH if stuck else 0.0
-        net = max(refresh * (laid + len(p)) - _payment_cost(view, p, keep, stuck) for p in payments)
+        net = refresh * (laid + len(payments[0])) - _payment_cost(view, payments[0], keep, stuck)
+        for k in range(1, len(payments)):  # the first best, as max() takes it
+            paying = refresh * (laid + len(payments[k])) - _payment_cost(view, payments[k], keep, stuck)
+            if paying > net:
+                net = paying
         value = _block_value(view, target, chances, stuck) + net * mine
         if value > best_value:
             best, best_value = text, value

@@ -12,12 +12,17 @@ time from tables of the actions each byte's bits stand for.
 
 from __future__ import annotations
 
+import cython
+
 from henge import box
 from henge.games.druid_olympics.board import EMPTY, HORSESHOE, NUMBERED, SPACES, TARGETS
 
+cython.declare(_TRI=cython.int, _TRI_SPAN=cython.int, _NUMBER_CARDS=cython.int, _BAR_DISK_BYTES=cython.int)
 _BAR_COLOURED, _BAR_NUMBERED, _DISK_INNER, _DISK_BLUE, _TRI = 0, 30, 60, 120, 139
 _TRI_SPAN = 30 + 57 + 17
 _NUMBER_CARDS = box.TRILITHON_CARD_BASE
+_IS_DAY = box.CARD_IS_DAY
+_CARD_NUMBER = box.CARD_NUMBER
 _RING = box.RING_SPACES
 _INNER_WINDOWS = box.INNER_STONES - 3
 """Inner trilithons: four stones from 1 night (0) .. 29 night (56)."""
@@ -124,6 +129,10 @@ class Placements:
         )
         """Per colour: the trilithons on three bluestones, by first stone (bit 0: stone 1), a byte at a time."""
 
+    @cython.locals(size=cython.Py_ssize_t, a=cython.int, b=cython.int, c=cython.int, day=cython.int, phase=cython.int)
+    @cython.locals(bar=cython.int, disk=cython.int, k=cython.Py_ssize_t, byte=cython.int, card=cython.int)
+    @cython.locals(colour=cython.int, placed=cython.int, first=cython.int, index=cython.int, threes=cython.int)
+    @cython.locals(found=list, tables=tuple, open_paid=bytes, paying=tuple, low=tuple, middle=tuple, high=tuple)
     def targets(self, hand: list[int], covered: int, own: tuple[int, int], trilithons: list[int]) -> list[int]:
         """Returns the placements a seat can pay for with ``hand`` and that are open to it, sorted.
 
@@ -133,18 +142,20 @@ class Placements:
         empty or holds that same piece (which is then moved, D8).
         """
         size = len(hand)
+        a = b = c = 0
         if size == 3:
             a, b, c = hand
             paid = _DUO[a][b] | _SINGLE[c] | _PAIR[a][c] | _PAIR[b][c]
             if a < _NUMBER_CARDS and b < _NUMBER_CARDS and c < _NUMBER_CARDS:
-                day = box.CARD_IS_DAY[a]
-                phase = int(day) if day == box.CARD_IS_DAY[b] == box.CARD_IS_DAY[c] else -1
-                paid |= _TRIPLE[phase + 1][box.CARD_NUMBER[a] + box.CARD_NUMBER[b] + box.CARD_NUMBER[c]]
+                day = _IS_DAY[a]
+                phase = day if day == _IS_DAY[b] and day == _IS_DAY[c] else -1
+                paid |= _TRIPLE[phase + 1][_CARD_NUMBER[a] + _CARD_NUMBER[b] + _CARD_NUMBER[c]]
         elif size == 2:
             a, b = hand
             paid = _DUO[a][b]
         elif size == 1:
-            paid = _SINGLE[hand[0]]
+            a = hand[0]
+            paid = _SINGLE[a]
         else:
             return []
         bar, disk = own
@@ -154,11 +165,13 @@ class Placements:
         if disk >= 0:
             closed ^= _SPACE_BIT[disk]
         found: list[int] = []
+        tables = self.bars_and_disks
         open_paid = (paid & ~closed).to_bytes(_BAR_DISK_BYTES, "little")
-        for table, byte in zip(self.bars_and_disks, open_paid, strict=True):  # a byte of the mask at a time
-            found += table[byte]
-        if max(hand) >= _NUMBER_CARDS:  # a trilithon card: the others pay for its place
-            if size == 3:  # the number cards are among the two others than a trilithon card
+        for k, byte in enumerate(open_paid):  # a byte of the mask at a time
+            if byte:
+                found += tables[k][byte]
+        if a >= _NUMBER_CARDS or b >= _NUMBER_CARDS or c >= _NUMBER_CARDS:  # a trilithon card: the others
+            if size == 3:  # pay for its place; the number cards are among the two others than a trilithon card
                 paying = _TRI_PAID[b][c] if a >= _NUMBER_CARDS else _TRI_PAID[a][c if b >= _NUMBER_CARDS else b]
             elif size == 2:
                 paying = _TRI_PAID[a][b]

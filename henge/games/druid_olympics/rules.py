@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from itertools import combinations, product
 from typing import Any, cast
 
+import cython
+
 from henge import box
 from henge.core import (
     CHANCE,
@@ -50,10 +52,34 @@ from henge.core import (
     trail_entries,
 )
 from henge.games.druid_olympics import board, placements
-from henge.games.druid_olympics.board import ALTAR, HORSESHOE, POINT_SUM, POINT_SUMS, TARGETS, TRILITHON
+from henge.games.druid_olympics.board import (
+    ALTAR,
+    BAR,
+    BLUESTONE,
+    EMPTY,
+    ENDS,
+    HORSESHOE,
+    NEED_ALL,
+    NEED_END,
+    POINT_SUM,
+    POINT_SUMS,
+    RUNNER_TEXTS,
+    TARGETS,
+    TRILITHON,
+    coloured_move,
+    coloured_need,
+    horseshoe_walk,
+    lost_turns,
+    paying_cards,
+    ring_walk,
+    stone_at,
+)
+from henge.games.druid_olympics.placements import TARGET_SPACES
 
+cython.declare(_HAND=cython.int)
 _HAND = 3
 _ROUND_CAP = 200  # G4: turns; no random game of 3000 reached it (docs/games/druid_olympics.md)
+cython.declare(_LOG=cython.int)
 _LOG = 8
 _RESAMPLE_TRIES = 300
 """Deals tried before the exhaustive count, while a seat is paying a block (see _fill)."""
@@ -62,6 +88,8 @@ RUNNERS: tuple[str, ...] = box.PLAYER_COLOURS
 """Seat i runs with the figure, bar and disk of the i-th player colour."""
 
 # Player actions.
+cython.declare(PASS=cython.int, DONE=cython.int, ENTER_1=cython.int, ENTER_19=cython.int)
+cython.declare(_MOVE=cython.int, _PAY=cython.int, _USE=cython.int)
 PASS, DONE, ENTER_1, ENTER_19 = range(4)
 _MOVE = 4
 _PAY = _MOVE + box.NUMBER_CARD_COUNT
@@ -82,13 +110,11 @@ _FIRST = box.DECK_SIZE
 _CHANCE_TEXTS = tuple(f"draw {t}" for t in box.CARD_TEXT) + tuple(f"first seat {k}" for k in range(5))
 
 # Phases.
+cython.declare(DEAL=cython.int, FIRST=cython.int, BLOCK=cython.int, BLOCK_CARDS=cython.int, MOVE=cython.int)
+cython.declare(PAY=cython.int, ENTER=cython.int, DRAW=cython.int, OVER=cython.int)
 DEAL, FIRST, BLOCK, BLOCK_CARDS, MOVE, PAY, ENTER, DRAW, OVER = range(9)
 _PHASE_NAMES = ("deal", "choose first", "block", "block cards", "move", "pay", "enter", "draw", "over")
 _DECISIONS = (BLOCK, BLOCK_CARDS, MOVE, PAY, ENTER)
-_ACTOR: tuple[int | None, ...] = tuple(
-    None if phase in _DECISIONS else TERMINAL if phase == OVER else CHANCE for phase in range(len(_PHASE_NAMES))
-)
-"""Per phase: who acts, None where it is the seat ``player`` (a decision)."""
 _LATER = tuple(
     tuple(
         tuple(tuple((first + k) % n for k in range((seat - first) % n + 1, n)) for seat in range(n))
@@ -103,6 +129,7 @@ seat clockwise); at index -1, before anyone has acted in the round, all of them.
 _COLOUR = box.CARD_COLOUR
 _NUMBER = box.CARD_NUMBER
 _TEXT = box.CARD_TEXT
+cython.declare(_TRI_CARD=cython.int, _COLOURED_30=cython.int)
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _COLOURED_30 = board.NUMBERED - 1
 
@@ -189,20 +216,25 @@ class DruidOlympicsState(State):
 
     # -- the public API hooks ------------------------------------------------
 
+    @cython.locals(phase=cython.int)
     def current_player(self) -> int:
-        actor = _ACTOR[self.phase]
-        return self.player if actor is None else actor
+        phase = self.phase
+        if BLOCK <= phase <= ENTER:  # a decision (_DECISIONS): the seat `player`
+            return self.player
+        return TERMINAL if phase == OVER else CHANCE  # the deal, the first player, a draw
 
+    @cython.locals(phase=cython.int, seat=cython.int, card=cython.int, colour=cython.int, hand=list, legal=list)
     def _legal_actions(self) -> list[int]:
         phase = self.phase
         seat = self.player
         hand = self.hands[seat]
         if phase == BLOCK:
-            own = (self.bar[seat], self.disk[seat])
-            return [PASS, *_PLACEMENTS.targets(hand, self.covered, own, self.tri)]
+            legal = [PASS]
+            legal += _PLACEMENTS.targets(hand, self.covered, (self.bar[seat], self.disk[seat]), self.tri)
+            return legal
         if phase == BLOCK_CARDS:
-            uses = board.paying_cards(TARGETS[self.target], hand, self.table)
-            return [] if uses is None else list(map(_USE_ACTION.__getitem__, uses))
+            uses = paying_cards(TARGETS[self.target], hand, self.table)
+            return [] if uses is None else [_USE_ACTION[card] for card in uses]
         if phase == MOVE:
             legal = [DONE if self.table else PASS]
             for card in sorted(hand):
@@ -211,7 +243,11 @@ class DruidOlympicsState(State):
             return legal
         if phase == PAY:
             colour = _COLOUR[self.table[0]]
-            return [DONE] + [_PAY + c for c in sorted(hand) if c < _TRI_CARD and _COLOUR[c] == colour]
+            legal = [DONE]
+            for card in sorted(hand):
+                if card < _TRI_CARD and _COLOUR[card] == colour:
+                    legal.append(_PAY + card)
+            return legal
         return [ENTER_1, ENTER_19]
 
     uniform_chance = True  # G1: the first player and every draw are uniform
@@ -221,6 +257,8 @@ class DruidOlympicsState(State):
             return [_FIRST + k for k in range(self.n)]
         return self.draw  # kept sorted
 
+    @cython.locals(action=cython.int, phase=cython.int, seat=cython.int, colour=cython.int)
+    @cython.locals(draw=list, hand=list, tail=list)
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == DRAW or phase == DEAL:  # a card is drawn: the commonest action, handled here
@@ -251,13 +289,14 @@ class DruidOlympicsState(State):
             self._record(CHANCE, f"seat {self.first} goes first")
             self._start_turn()
             return
-        self._log = Event(self._log, self.player, _PLAYER_TEXTS[action], None)  # G6: every decision, as its text
+        seat = self.player
+        self._log = Event(self._log, seat, _PLAYER_TEXTS[action], None)  # G6: every decision, as its text
         if phase == BLOCK:
             if action == PASS:
-                self._next_blocker(self.player)
+                self._next_blocker(seat)
                 return
-            index = self.target = action - _TARGET
-            colour = TARGETS[index].colour
+            self.target = action - _TARGET
+            colour = TARGETS[action - _TARGET].colour
             if colour >= 0:
                 self._lay(_TRI_CARD + colour)  # a trilithon's own card is laid with the place
             self.phase = BLOCK_CARDS
@@ -275,7 +314,7 @@ class DruidOlympicsState(State):
                 if len(self.table) - 1 == self._pay_need():
                     self._finish_coloured()
         else:
-            self._finish_ring(board.ENDS[action - ENTER_1])
+            self._finish_ring(ENDS[action - ENTER_1])
 
     def _copy(self) -> DruidOlympicsState:
         new = DruidOlympicsState.__new__(DruidOlympicsState)
@@ -338,24 +377,30 @@ class DruidOlympicsState(State):
             self._trace(_SHUFFLED, -1, tuple(self.draw))
             self._record(CHANCE, f"the discard pile ({len(self.draw)} cards) is shuffled into the draw pile")
 
+    @cython.locals(seat=cython.int, skipping=cython.int, drained=list, skip=list, owed=list)
     def _start_turn(self) -> None:
         """Starts a turn: D6 lost turns are taken, then the blocking round begins."""
+        drained = self.drained
+        skip = self.skip
+        owed = self.owed
         while True:
             self.turn += 1
             for seat in range(self.n):
-                self.drained[seat] = 0
-                self.skip[seat] = 1 if self.owed[seat] else 0
-                self.owed[seat] -= self.skip[seat]
-                if self.skip[seat]:
+                drained[seat] = 0
+                skipping = 1 if owed[seat] else 0
+                skip[seat] = skipping
+                if skipping:
+                    owed[seat] -= 1
                     self._note(f"{RUNNERS[seat]} loses this turn")
                     self._record(seat, f"loses turn {self.turn}")
-            if not all(self.skip):
+            if not all(skip):
                 self._next_blocker(-1)
                 return
             if self.turn >= _ROUND_CAP:  # G4
                 self._finish_at_cap()
                 return
 
+    @cython.locals(after=cython.int, seat=cython.int, skip=list)
     def _next_blocker(self, after: int) -> None:
         skip = self.skip
         for seat in _LATER[self.n][self.first][after]:  # the seats after `after` this round
@@ -365,6 +410,7 @@ class DruidOlympicsState(State):
                 return
         self._next_mover(-1)
 
+    @cython.locals(after=cython.int, seat=cython.int, skip=list, drained=list)
     def _next_mover(self, after: int) -> None:
         self.phase = MOVE
         skip = self.skip
@@ -375,6 +421,7 @@ class DruidOlympicsState(State):
                 return
         self._next_drawer(-1)
 
+    @cython.locals(after=cython.int, seat=cython.int, hands=list)
     def _next_drawer(self, after: int) -> None:
         """End of the moving round: everyone draws back up to three, in turn order."""
         hands = self.hands
@@ -391,13 +438,15 @@ class DruidOlympicsState(State):
 
     # -- blocking ----------------------------------------------------------------
 
+    @cython.locals(card=cython.int, seat=cython.int, at=cython.Py_ssize_t, hand=list, since=list, tail=list)
     def _lay(self, card: int) -> None:
         """Moves a card from the hand of the seat to act onto the table, face up."""
         seat = self.player
         hand = self.hands[seat]
         at = hand.index(card)
         del hand[at]
-        del self.since[seat][at]
+        since = self.since[seat]
+        del since[at]
         self.table.append(card)
         tail = self.trail_tail
         if tail is not None:
@@ -405,57 +454,70 @@ class DruidOlympicsState(State):
             if len(tail) == TRAIL_BLOCK:
                 self._freeze_trail()
 
+    @cython.locals(index=cython.int, seat=cython.int, need=cython.int, card=cython.int, moved=cython.int)
+    @cython.locals(piece=cython.int, space=cython.int, colour=cython.int, table=list, cover=list, held=list, tri=list)
+    @cython.locals(drained=list)
     def _complete_block(self) -> None:
         """Places the piece once the cards on the table pay for it (D8).
 
         Only the cards themselves decide when the block is complete, never how many ways
         to pay are left in the hand: that would tell the others what the hand holds (G3).
         """
-        target = TARGETS[self.target]
-        if target.need == board.NEED_ALL:  # the text: both other cards are sacrificed
-            for card in sorted(self.hands[self.player]):  # G3: never in the hand's (drawn, hidden) order
+        index = self.target
+        target = TARGETS[index]
+        seat = self.player
+        table = self.table
+        need = target.need
+        if need == NEED_ALL:  # the text: both other cards are sacrificed
+            for card in sorted(self.hands[seat]):  # G3: never in the hand's (drawn, hidden) order
                 self._lay(card)
         else:
-            uses = board.paying_cards(target, self.hands[self.player], self.table)
-            if uses is not None:
-                self._legal = tuple(map(_USE_ACTION.__getitem__, uses))  # the next card's legal set: computed once
+            uses = paying_cards(target, self.hands[seat], table)
+            if uses is not None:  # the next card's legal set: computed once
+                self._legal = tuple([_USE_ACTION[card] for card in uses])
                 return
-        seat = self.player
         cover = self.cover
         moved = -1  # the target index the piece leaves (a bar's or disk's is its space)
-        if target.piece < TRILITHON:
-            held = self.bar if target.piece == board.BAR else self.disk
+        piece = target.piece
+        if piece < TRILITHON:
+            held = self.bar if piece == BAR else self.disk
             moved = held[seat]
             if moved >= 0:
-                cover[moved] = board.EMPTY
-            held[seat] = target.spaces[0]
-            cover[target.spaces[0]] = seat
+                cover[moved] = EMPTY
+            space = target.spaces[0]
+            held[seat] = space
+            cover[space] = seat
         else:
             colour = target.colour
-            moved = self.tri[colour]
+            tri = self.tri
+            moved = tri[colour]
             if moved >= 0:
                 for space in TARGETS[moved].spaces:
-                    cover[space] = board.EMPTY
-            self.tri[colour] = self.target
+                    cover[space] = EMPTY
+            tri[colour] = index
             for space in target.spaces:
-                cover[space] = TRILITHON + colour
-            if target.need == board.NEED_ALL:
-                self.drained[seat] = 1  # the text: drained of energy, no move this turn
+                cover[space] = piece  # TRILITHON + colour
+        covered = self.covered
         if moved >= 0:
-            self.covered ^= placements.TARGET_SPACES[moved]
-        self.covered |= placements.TARGET_SPACES[self.target]
-        table = self.table
-        cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
-        self.log = (self.log + (f"{RUNNERS[seat]}: {target.text} ({cards})",))[-_LOG:]  # _note
-        drained = ", drained: no move this turn" if self.drained[seat] else ""
-        self._log = Event(self._log, seat, f"places {target.text} with {cards}{drained}", None)
-        self.discard.extend(self.table)
+            covered ^= TARGET_SPACES[moved]
+        self.covered = covered | TARGET_SPACES[index]
+        cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[card] for card in table])
+        text = target.text
+        self.log = (self.log + (f"{RUNNERS[seat]}: {text} ({cards})",))[-_LOG:]  # _note
+        drained = self.drained
+        if need == NEED_ALL:
+            drained[seat] = 1  # the text: drained of energy, no move this turn
+        suffix = ", drained: no move this turn" if drained[seat] else ""
+        self._log = Event(self._log, seat, f"places {text} with {cards}{suffix}", None)
+        self.discard.extend(table)
         self.table = []
         self.target = -1
         self._next_blocker(seat)
 
     # -- moving ------------------------------------------------------------------
 
+    @cython.locals(action=cython.int, seat=cython.int, start=cython.int, points=cython.int, card=cython.int)
+    @cython.locals(destination=cython.int, need=cython.int, table=list)
     def _move(self, action: int) -> None:
         seat = self.player
         if action == PASS:
@@ -463,15 +525,19 @@ class DruidOlympicsState(State):
             return
         start = self.pos[seat]
         if action == DONE:
-            points = sum(_NUMBER[c] for c in self.table) // self.horseshoe_sum  # D4
-            after = board.horseshoe_walk(self.cover, seat, self.end[seat], start, points)
-            self._arrive(start, after)
+            points = 0
+            table = self.table
+            for card in table:
+                points += _NUMBER[card]
+            points //= self.horseshoe_sum  # D4 (both positive: // as in Python)
+            self._arrive(start, horseshoe_walk(self.cover, seat, self.end[seat], start, points))
             return
-        self._lay(action - _MOVE)
+        card = action - _MOVE
+        self._lay(card)
         if start >= HORSESHOE:
             return  # D4: more cards may follow, then done
         if start < _COLOURED_30:
-            destination, need = board.coloured_need(self.cover, seat, start, _COLOUR[action - _MOVE])
+            destination, need = coloured_need(self.cover, seat, start, _COLOUR[card])
             if need:  # D5: asked even without a card to pay, so the hand shows nothing
                 self.phase = PAY
             else:
@@ -479,34 +545,40 @@ class DruidOlympicsState(State):
             return
         self._finish_ring(self.end[seat])
 
+    @cython.locals(seat=cython.int)
     def _pay_need(self) -> int:
         """Returns the extra cards of the destination colour that pass every block in the way (D5)."""
         seat = self.player
-        return board.coloured_need(self.cover, seat, self.pos[seat], _COLOUR[self.table[0]])[1]
+        return coloured_need(self.cover, seat, self.pos[seat], _COLOUR[self.table[0]])[1]
 
+    @cython.locals(seat=cython.int, start=cython.int, table=list)
     def _finish_coloured(self) -> None:
         seat = self.player
         start = self.pos[seat]
-        paid = len(self.table) - 1
-        self._arrive(start, board.coloured_move(self.cover, seat, start, _COLOUR[self.table[0]], paid))
+        table = self.table
+        self._arrive(start, coloured_move(self.cover, seat, start, _COLOUR[table[0]], len(table) - 1))
 
+    @cython.locals(end=cython.int, seat=cython.int, start=cython.int, after=cython.int)
     def _finish_ring(self, end: int) -> None:
         seat = self.player
         start = self.pos[seat]
-        after = board.ring_walk(self.cover, seat, start, _NUMBER[self.table[0]], end)
-        if after == board.NEED_END:
+        after = ring_walk(self.cover, seat, start, _NUMBER[self.table[0]], end)
+        if after == NEED_END:
             self.phase = ENTER  # D1: the runner picks the end on entering
             return
         if after == HORSESHOE:
             self.end[seat] = end
         self._arrive(start, after)
 
+    @cython.locals(start=cython.int, after=cython.int, seat=cython.int, end=cython.int, space=cython.int)
+    @cython.locals(code=cython.int, lost=cython.int, table=list)
     def _arrive(self, start: int, after: int) -> None:
         seat = self.player
         self.pos[seat] = after
         table = self.table
         cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
-        texts = board.RUNNER_TEXTS[self.end[seat]]
+        end = self.end[seat]
+        texts = RUNNER_TEXTS[end]
         where = texts[after]
         move = f"{cards}: {texts[start]} -> {where}"
         self.log = (self.log + (f"{RUNNERS[seat]} plays {move}",))[-_LOG:]  # _note
@@ -521,9 +593,9 @@ class DruidOlympicsState(State):
             self._record(seat, "reaches the altar stone and wins")
             return
         if after != start:  # D6: only the runner's own move onto a block costs turns
-            space = after if after < HORSESHOE else board.BLUESTONE + board.stone_at(self.end[seat], after)
+            space = after if after < HORSESHOE else BLUESTONE + stone_at(end, after)
             code = self.cover[space]
-            lost = 0 if code == board.EMPTY or code == seat else board.lost_turns(code, after >= HORSESHOE, seat)
+            lost = 0 if code == EMPTY or code == seat else lost_turns(code, after >= HORSESHOE, seat)
             if lost:
                 self.owed[seat] += lost
                 self._note(f"{RUNNERS[seat]} ends on a block on {where} and loses {lost} turn(s)")
