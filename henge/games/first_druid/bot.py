@@ -239,6 +239,10 @@ class _Plan:
         self.net = net
 
 
+_NAMEABLE = (1 << 31) - 2
+"""The numbers the wild card may be named, 1..30, as a bit set."""
+
+
 @cython.cfunc
 @cython.exceptval(check=False)
 @cython.locals(pos=cython.int, total=cython.int, count=cython.int, first=cython.int, low=cython.int, high=cython.int)
@@ -258,11 +262,10 @@ def _wild_options(pos: int, total: int, count: int, first: int, low: int, high: 
         options |= one << x
     if count == 1 and 1 <= first <= 30:
         options |= one << first
-    if count:
-        for x in range(low - 1, high + 2):
-            if 1 <= x <= 30 and (x < low or x > high or not bits >> x & 1):
-                options |= one << x
-    return options
+    if count:  # each number from one below the lowest to one above the highest that is not there
+        x = low - 1 if low >= 1 else 0
+        options |= (((one << (high + 2)) - 1) ^ ((one << x) - 1)) & ~bits
+    return options & _NAMEABLE
 
 
 def _wild_numbers(v: _View, base: list[int]) -> list[int]:
