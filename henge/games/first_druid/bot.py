@@ -11,6 +11,8 @@ import itertools
 import math
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import Decision
 
@@ -143,6 +145,7 @@ def _convert_clan_worth(v: _View) -> float:
     return _run_before(v.clans, last, v.me) + 1 + _HURT * (_run_before(v.clans, last, rival) + 1)
 
 
+@cython.locals(i=cython.Py_ssize_t)
 def _top_spirit(spirits: list[Any]) -> int:
     for i in range(len(spirits) - 1, -1, -1):
         if spirits[i] is not None:
@@ -156,62 +159,71 @@ def _convert_spirit_worth(v: _View) -> float:
     return _run_before(v.spirits, top, v.me) + 1 + _HURT * (_run_before(v.spirits, top, rival) + 1)
 
 
+# The effects in the order a combination's are weighed (the first of equal worth is kept).
+_ADVANCE, _CLAN, _ALTAR, _BUILD, _CONVERT_CLAN, _CONVERT_SPIRIT, _TAKE_OVER = range(7)
+
+
 class _Effects:
     """The worth of each effect a combination may have now (the same for every combination of one turn).
 
-    Each is worked out once per plan, and only where the turn allows the
-    effect at all (``top``: the largest of them, a bound on any play's worth).
+    Each is worked out once per plan, and only where the turn allows the effect at all: ``open``
+    has the bit of each kind allowed, ``worths`` and ``names`` give its worth and action text
+    (``top``: the largest worth, a bound on any play's worth).
     """
 
-    __slots__ = ("advance", "altar", "build", "clan", "convert_clan", "convert_spirit", "pos", "take_over", "top")
+    __slots__ = ("names", "open", "pos", "top", "worths")
 
     def __init__(self, v: _View) -> None:
         self.pos = v.pos
-        self.advance = _advance_worth(v)
-        self.clan = (
-            _run_before(v.clans, len(v.clans), v.me) + 1.3 if v.disks > 0 and len(v.clans) < box.BLUESTONES else None
-        )
-        self.altar = _altar_worth(v) if v.bars > 0 else None
-        self.build = _build_worth(v) if v.sections < _SECTIONS else None
-        self.convert_clan = _convert_clan_worth(v) if v.disks > 0 and v.clans and v.clans[-1] != v.me else None
+        advance = _advance_worth(v)
+        clan = _run_before(v.clans, len(v.clans), v.me) + 1.3 if v.disks > 0 and len(v.clans) < box.BLUESTONES else None
+        altar = _altar_worth(v) if v.bars > 0 else None
+        build = _build_worth(v) if v.sections < _SECTIONS else None
+        convert_clan = _convert_clan_worth(v) if v.disks > 0 and v.clans and v.clans[-1] != v.me else None
         top = _top_spirit(v.spirits)
-        self.convert_spirit = _convert_spirit_worth(v) if v.bars > 0 and top >= 0 and v.spirits[top] != v.me else None
-        self.take_over: tuple[str, float] | None = None
+        convert_spirit = _convert_spirit_worth(v) if v.bars > 0 and top >= 0 and v.spirits[top] != v.me else None
+        take_over: float | None = None
+        take_over_name = ""
         if v.disks > 0:
             for t, owner in enumerate(v.owners):
                 if owner is not None and owner != v.me:
-                    self.take_over = (f"take over {t + 1}", 1.5 + _HURT)  # the first: the others are worth the same
+                    take_over_name = f"take over {t + 1}"  # the first: the others are worth the same
+                    take_over = 1.5 + _HURT
                     break
-        worths = [self.advance, self.clan, self.altar, self.build, self.convert_clan, self.convert_spirit]
-        worths.append(None if self.take_over is None else self.take_over[1])
+        worths = [advance, clan, altar, build, convert_clan, convert_spirit, take_over]
+        self.names = ("advance", "clan", "dress altar", "build", "convert clan", "convert spirit", take_over_name)
+        self.worths = tuple(0.0 if w is None else float(w) for w in worths)
+        self.open = sum(1 << kind for kind, w in enumerate(worths) if w is not None)
         self.top = max(w for w in worths if w is not None)
 
-    def found(self, numbers: list[int], phased: bool) -> list[tuple[str, float]]:
-        """Returns the effects (action text, worth) that cards with ``numbers`` may have now, in order."""
-        found: list[tuple[str, float]] = []
-        total = sum(numbers)
-        count = len(numbers)
-        if phased and total >= self.pos:
-            found.append(("advance", self.advance))
-        summed = count >= 2 and total == _SUM
-        pair = count == 2 and numbers[0] == numbers[1]
-        if summed and self.clan is not None:
-            found.append(("clan", self.clan))
-        if (summed or pair) and self.altar is not None:
-            found.append(("dress altar", self.altar))
-        if pair and self.build is not None:
-            found.append(("build", self.build))
-        if count in (3, 4):
-            low = min(numbers)
-            run = max(numbers) - low == count - 1 and len(set(numbers)) == count
-            if run and count == 3:
-                if self.convert_clan is not None:
-                    found.append(("convert clan", self.convert_clan))
-                if self.convert_spirit is not None:
-                    found.append(("convert spirit", self.convert_spirit))
-            if run and count == 4 and self.take_over is not None:
-                found.append(self.take_over)
-        return found
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.locals(pos=cython.int, total=cython.int, count=cython.int, dup=cython.bint, low=cython.int, high=cython.int)
+@cython.locals(phased=cython.bint, kinds=cython.int, summed=cython.bint, pair=cython.bint, run=cython.bint)
+@cython.returns(cython.int)
+def _kinds(pos: int, total: int, count: int, dup: bool, low: int, high: int, phased: bool) -> int:
+    """Returns the bit set of the effects that cards may have now: ``count`` numbers adding up to
+    ``total``, from ``low`` to ``high``, ``dup`` if two are equal, ``phased`` if all match the
+    neutral's phase (the druid at ``pos``)."""
+    kinds = 0
+    if phased and total >= pos:
+        kinds |= 1 << _ADVANCE
+    summed = count >= 2 and total == _SUM
+    pair = count == 2 and dup
+    if summed:
+        kinds |= 1 << _CLAN
+    if summed or pair:
+        kinds |= 1 << _ALTAR
+    if pair:
+        kinds |= 1 << _BUILD
+    run = not dup and high - low == count - 1
+    if run and count == 3:
+        kinds |= 1 << _CONVERT_CLAN | 1 << _CONVERT_SPIRIT
+    if run and count == 4:
+        kinds |= 1 << _TAKE_OVER
+    return kinds
 
 
 # --- planning a combination ---------------------------------------------------------------
@@ -227,18 +239,56 @@ class _Plan:
         self.net = net
 
 
+_NAMEABLE = (1 << 31) - 2
+"""The numbers the wild card may be named, 1..30, as a bit set."""
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+@cython.locals(pos=cython.int, total=cython.int, count=cython.int, first=cython.int, low=cython.int, high=cython.int)
+@cython.locals(bits=cython.ulonglong, x=cython.int, options=cython.ulonglong, one=cython.ulonglong)
+@cython.returns(cython.ulonglong)
+def _wild_options(pos: int, total: int, count: int, first: int, low: int, high: int, bits: int) -> int:
+    """Returns the bit set of the numbers (1..30) worth naming the wild card when it joins
+    ``count`` cards: numbers adding up to ``total``, the first ``first``, from ``low`` to
+    ``high``, ``bits`` the set of them (the druid at ``pos``)."""
+    one = 1
+    options = 0
+    x = max(1, pos - total)  # the druid's need
+    if x <= 30:
+        options |= one << x
+    x = _SUM - total  # the sum of 31
+    if 1 <= x <= 30:
+        options |= one << x
+    if count == 1 and 1 <= first <= 30:
+        options |= one << first
+    if count:  # each number from one below the lowest to one above the highest that is not there
+        x = low - 1 if low >= 1 else 0
+        options |= (((one << (high + 2)) - 1) ^ ((one << x) - 1)) & ~bits
+    return options & _NAMEABLE
+
+
 def _wild_numbers(v: _View, base: list[int]) -> list[int]:
     """Returns the numbers worth naming the wild card when it joins cards with numbers ``base``."""
-    options = {max(1, v.pos - sum(base)), _SUM - sum(base)}
-    if len(base) == 1:
-        options.add(base[0])
-    if base:
-        low, high = min(base), max(base)
-        options.update({low - 1, high + 1})
-        options.update(x for x in range(low, high + 1) if x not in base)
-    return sorted(x for x in options if 1 <= x <= 30)
+    bits = 0
+    for x in base:
+        bits |= 1 << x
+    first = base[0] if base else 0
+    options = _wild_options(v.pos, sum(base), len(base), first, min(base, default=0), max(base, default=0), bits)
+    return [x for x in range(1, 31) if options >> x & 1]
 
 
+@cython.locals(m=cython.int, size=cython.int, i=cython.int, x=cython.int, pos=cython.int, w=cython.int)
+@cython.locals(total=cython.int, count=cython.int, low=cython.int, high=cython.int, first=cython.int)
+@cython.locals(f_total=cython.int, f_count=cython.int, f_low=cython.int, f_high=cython.int)
+@cython.locals(base_total=cython.int, base_count=cython.int, base_low=cython.int, base_high=cython.int)
+@cython.locals(base_first=cython.int, kinds=cython.int, kind=cython.int, is_open=cython.int)
+@cython.locals(one=cython.ulonglong, bits=cython.ulonglong, base_bits=cython.ulonglong, options=cython.ulonglong)
+@cython.locals(dup=cython.bint, f_dup=cython.bint, base_dup=cython.bint, phased=cython.bint, base_phased=cython.bint)
+@cython.locals(day=cython.bint, has_wild=cython.bint)
+@cython.locals(worth=cython.double, cost=cython.double, extra=cython.double, top=cython.double)
+@cython.locals(bar=cython.double, net=cython.double)
+@cython.locals(numbers=list, worths=list, days=list, effect_worths=tuple)
 def best_plan(v: _View) -> _Plan | None:
     """Returns the best combination that completes the cards on the table from the hand, or None.
 
@@ -247,39 +297,98 @@ def best_plan(v: _View) -> _Plan | None:
     order of size, and the first of the best is kept. A way whose cost
     leaves even the largest effect's worth no better than the best so far
     is passed over without looking at its effects: it could not be kept.
+    Each way is read as what decides its effects: how many numbers, their
+    total, lowest and highest, whether two are equal, whether all match the
+    neutral's phase (``_kinds``).
     """
-    base = [v.value_of(c) for c in v.table]
-    base_phased = all(c >= _WILD or _IS_DAY[c] == v.day for c in v.table)
-    numbers_in_hand = sorted((c for c in v.hand if c < _WILD), key=lambda c: (-_NUMBER[c], c))
+    one = 1
+    base_total = base_count = 0
+    base_low, base_high = 99, -99
+    base_bits = 0
+    base_dup = False
+    base_first = 0
+    day = v.day
+    base_phased = True
+    for c in v.table:
+        if c < _WILD and _IS_DAY[c] != day:
+            base_phased = False
+        x = v.value_of(c)
+        if base_count == 0:
+            base_first = x
+        base_dup = base_dup or (base_bits >> x & 1) != 0
+        base_bits |= one << x
+        base_total += x
+        base_count += 1
+        base_low = min(base_low, x)
+        base_high = max(base_high, x)
+    hand = sorted((c for c in v.hand if c < _WILD), key=lambda c: (-_NUMBER[c], c))
+    numbers = [_NUMBER[c] for c in hand]
+    worths = [_CARD_WORTH[c] for c in hand]
+    days = [_IS_DAY[c] == day for c in hand]
+    m = len(hand)
     has_wild = v.wild in v.hand and v.wild not in v.table
     effects = _Effects(v)
+    effect_worths = effects.worths
+    is_open = effects.open
     top = effects.top
-    day = v.day
+    pos = v.pos
     best: _Plan | None = None
     bar = -math.inf
     """A way is kept only if it is worth more than this (the best so far, and a little)."""
     for size in range(0, _MAX_PICK + 1):
-        for cards in itertools.combinations(numbers_in_hand, size):
-            cost = sum(_CARD_WORTH[c] for c in cards)
+        for ways in itertools.combinations(range(m), size):
+            cost = 0.0
+            for i in ways:
+                worth = worths[i]
+                cost += worth
             if top - cost <= bar:
                 continue
-            nums = base + [_NUMBER[c] for c in cards]
-            phased = base_phased and all(_IS_DAY[c] == day for c in cards)
-            wild_choices: list[int | None] = [None]
-            if has_wild:
-                wild_choices += _wild_numbers(v, nums)
-            for w in wild_choices:
-                full = nums if w is None else [*nums, w]
-                if not full:
-                    continue
-                extra = 0.0 if w is None else _WILD_WORTH
-                if top - cost - extra <= bar:
-                    continue
-                for effect, worth in effects.found(full, phased):
-                    net = worth - cost - extra
-                    if best is None or net > bar:
-                        best = _Plan(cards, w, effect, net)
-                        bar = net + 1e-9
+            total, count, low, high, bits, dup = base_total, base_count, base_low, base_high, base_bits, base_dup
+            first = base_first
+            phased = base_phased
+            for i in ways:
+                x = numbers[i]
+                if count == 0:
+                    first = x
+                dup = dup or (bits >> x & 1) != 0
+                bits |= one << x
+                total += x
+                count += 1
+                if x < low:
+                    low = x
+                if x > high:
+                    high = x
+                phased = phased and days[i]
+            options = _wild_options(pos, total, count, first, low, high, bits) if has_wild else 0
+            w = 0  # 0: the way without the wild card, then each number worth naming it
+            while True:
+                if w == 0:
+                    f_total, f_count, f_low, f_high, f_dup, extra = total, count, low, high, dup, 0.0
+                else:
+                    f_total, f_count, f_dup, extra = total + w, count + 1, dup or (bits >> w & 1) != 0, _WILD_WORTH
+                    f_low = w if w < low else low
+                    f_high = w if w > high else high
+                if f_count and top - cost - extra <= bar:
+                    f_count = 0  # no effect of it could be kept
+                if f_count:
+                    kinds = _kinds(pos, f_total, f_count, f_dup, f_low, f_high, phased) & is_open
+                    kind = 0
+                    while kinds:
+                        if kinds & 1:
+                            worth = effect_worths[kind]
+                            net = worth - cost - extra
+                            if best is None or net > bar:
+                                cards = tuple([hand[i] for i in ways])
+                                best = _Plan(cards, None if w == 0 else w, effects.names[kind], net)
+                                bar = net + 1e-9
+                        kinds >>= 1
+                        kind += 1
+                if not options:
+                    break
+                w += 1  # the next number worth naming the wild card
+                while not options >> w & 1:
+                    w += 1
+                options ^= one << w
     return best
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
+import cython
+
 from henge import box
 from henge.games.first_druid.actions import (
     ADVANCE,
@@ -75,6 +77,19 @@ def _sums(values: list[int]) -> int:
     return reach & 0xFFFFFFFF
 
 
+@cython.cfunc
+@cython.exceptval(check=False)
+@cython.locals(bits=cython.ulonglong, count=cython.int)
+@cython.returns(cython.int)
+def _bit_count(bits: int) -> int:
+    """Returns how many bits are set in ``bits`` (a number's set: 32 bits at most)."""
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
 def _run_starts(cover: int, length: int, spare: int) -> int:
     """Returns the bit set of the starts s whose window s .. s + length - 1 misses at most
     ``spare`` (0 or 1) of the numbers in ``cover``."""
@@ -87,6 +102,14 @@ def _run_starts(cover: int, length: int, spare: int) -> int:
     return (a & b & (c | d)) | (c & d & (a | b))
 
 
+# The bit sets of numbers below hold bits 0..31 only (numbers are 1..30): C integers when compiled.
+# The subset sums of ``_sums`` grow wider before they are cut to 32 bits: they stay Python ints.
+@cython.locals(has_wild=cython.bint, count=cython.int, total=cython.int, on_table=cython.ulonglong)
+@cython.locals(have=cython.ulonglong, twice=cython.ulonglong, bit=cython.ulonglong, cover=cython.ulonglong)
+@cython.locals(spare=cython.int, length=cython.int, flag=cython.int, starts=cython.ulonglong, low_bit=cython.ulonglong)
+@cython.locals(start=cython.int, window=cython.ulonglong, missing=cython.ulonglong, deficit=cython.int)
+@cython.locals(wanted=cython.ulonglong, druid=cython.int, uses=cython.int, day=cython.bint, phase_ok=cython.bint)
+@cython.locals(need=cython.int, one=cython.ulonglong)
 def pick_actions(
     hand: list[int], wild: int, numbers: list[int], phase_ok: bool, day: bool, druid: int, uses: int
 ) -> set[int]:
@@ -100,14 +123,15 @@ def pick_actions(
     has_wild = wild in hand
     cards = hand if max(hand, default=0) < WILD_BASE else [c for c in hand if c < WILD_BASE]  # the number cards
     picks: set[int] = set()
+    one = 1
     count = len(numbers)
     total = sum(numbers)
     on_table = 0
     for v in numbers:
-        on_table |= 1 << v
+        on_table |= one << v
     have = twice = 0  # the numbers in hand; those of two cards or more
     for c in cards:
-        bit = 1 << NUMBER[c]
+        bit = one << NUMBER[c]
         twice |= have & bit
         have |= bit
     if uses & USE_ADVANCE and phase_ok:
@@ -123,7 +147,9 @@ def pick_actions(
                 picks.update(cards)
                 picks.update(PICK_WILD - 1 + NUMBER[c] for c in cards)
             elif twice:
-                picks.update(c for c in cards if twice >> NUMBER[c] & 1)
+                for c in cards:
+                    if twice >> NUMBER[c] & 1:
+                        picks.add(c)
         else:
             m = numbers[0]
             picks.update(c for c in cards if NUMBER[c] == m)
@@ -134,25 +160,30 @@ def pick_actions(
     for length, flag in ((3, USE_RUN3), (4, USE_RUN4)):
         if count + len(cards) + spare < length:  # not cards enough for a run this long (nor a longer one)
             break
-        if not uses & flag or count >= length or on_table.bit_count() != count or not cover:
+        if not uses & flag or count >= length or _bit_count(on_table) != count or not cover:
             continue
         # Only a window missing at most ``spare`` numbers of ``cover`` can lead anywhere: the
         # starts (1 .. 31 - length) where enough of its numbers are there.
-        starts = _run_starts(cover, length, spare) & ((1 << (32 - length)) - 2)
+        starts = _run_starts(cover, length, spare) & ((one << (32 - length)) - 2)
+        start = 0
         while starts:
-            low_bit = starts & -starts
-            starts ^= low_bit
-            start = low_bit.bit_length() - 1
-            window = ((1 << length) - 1) << start
+            while not starts >> start & 1:
+                start += 1
+            starts ^= one << start
+            window = ((one << length) - 1) << start
             if on_table & ~window:
                 continue
             missing = window & ~on_table
-            deficit = (missing & ~have).bit_count()
+            deficit = _bit_count(missing & ~have)
             if deficit <= spare:
-                picks.update(c for c in cards if missing >> NUMBER[c] & 1)
+                for c in cards:
+                    if missing >> NUMBER[c] & 1:
+                        picks.add(c)
             if has_wild and deficit <= 1:
                 wanted = missing if deficit == 0 else missing & ~have
-                picks.update(PICK_WILD - 1 + v for v in range(start, start + length) if wanted >> v & 1)
+                for v in range(start, start + length):
+                    if wanted >> v & 1:
+                        picks.add(PICK_WILD - 1 + v)
     if uses & USE_SUM and total < CLAN_SUM:
         values = [NUMBER[c] for c in cards]
         # Without the wild card the cards in hand must reach the sum (else no card can be picked

@@ -32,6 +32,8 @@ from bisect import bisect_left, insort
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, freeze_trail
 from henge.games.first_druid import fields as field_io
@@ -136,8 +138,8 @@ _BIDS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
     tuple({seat: f"bids {TEXT[c]} face down"} for c in range(box.DECK_SIZE)) for seat in range(5)
 )
 """The record's texts of the commonest moves, private ones (FD9, FD15) per seat (shared, never changed)."""
-_SEATED = frozenset(range(OVER)) - frozenset(CHANCE_PHASES)
-"""The phases where a seat is to move."""
+_SEATED = sum(1 << phase for phase in range(OVER) if phase not in CHANCE_PHASES)
+"""The phases where a seat is to move (a bit set)."""
 _INACTIVE: tuple[str, ...] = tuple(f"seat {seat} takes the inactive turn" for seat in range(5))
 
 
@@ -204,9 +206,10 @@ class FirstDruidState(Position):
 
     # -- the public API hooks ------------------------------------------------
 
+    @cython.locals(phase=cython.int)
     def current_player(self) -> int:
         phase = self.phase
-        if phase in _SEATED:
+        if _SEATED >> phase & 1:
             return self.player
         return TERMINAL if phase == OVER else CHANCE
 
@@ -237,6 +240,7 @@ class FirstDruidState(Position):
             return [DRAIN + c for c in sorted(self.hands[self.drains[0]])]
         return [TURN_CARD + c for c in self.draw]  # ELEMENT
 
+    @cython.locals(phase=cython.int, seat=cython.int, p=cython.int, card=cython.int)
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == TURN:
@@ -508,9 +512,11 @@ class FirstDruidState(Position):
 
     # -- the round -------------------------------------------------------------------
 
+    @cython.locals(n=cython.int, limit=cython.int, active=cython.int, i=cython.int, seat=cython.int, over=cython.bint)
     def _settle(self) -> None:
         """Runs pending drains, draws and hand-limit discards, then moves the round on."""
         n = self.n
+        hands = self.hands
         while True:
             if self.drains:
                 if self.hands[self.drains[0]]:
@@ -527,11 +533,15 @@ class FirstDruidState(Position):
                         return
                 self.draw_count = 0  # behind the neutral figure, or no card left to draw
             limit = self.hand_limit
-            if max(map(len, self.hands)) > limit:
+            over = False
+            for hand in hands:
+                if len(hand) > limit:
+                    over = True
+            if over:
                 active = (self.first + self.turn) % n  # self.active()
                 for i in range(n):
                     seat = (active + i) % n
-                    if len(self.hands[seat]) > limit:
+                    if len(hands[seat]) > limit:
                         self.phase = DISCARD_PHASE
                         self.player = seat
                         return
