@@ -76,7 +76,13 @@ class _Board:
     that seat holds (``where``, in order): the same sum, term by term, as a
     pass over every cell, for a fraction of the work. ``aligned`` holds, per
     seat, the numbers where the figures it may use stand (bit ``m`` for
-    number ``m + 1``). A copy shares ``figures`` until a figure moves.
+    number ``m + 1``). A copy shares ``figures``, ``aligned`` and ``prog``
+    until they change (each is replaced then, never changed in place).
+
+    A trial move is played on the board itself and taken back: ``log`` holds
+    every change of a cell since the board was made or copied (cell, old
+    owner, new owner, a triple of ints), and :meth:`_undo` takes the newest
+    back down to a mark.
     """
 
     cells = cython.declare(list, visibility="readonly")
@@ -87,6 +93,7 @@ class _Board:
     aligned = cython.declare(list, visibility="readonly")
     prog = cython.declare(list, visibility="readonly")
     stale = cython.declare(cython.int, visibility="readonly")
+    log = cython.declare(list, visibility="readonly")
 
     def __init__(self, obs: dict[str, Any]) -> None:
         self.cells = cells(obs)
@@ -100,6 +107,7 @@ class _Board:
         self.aligned = [_aligned(self.figures, self.usable[s]) for s in range(self.n)]
         self.prog = [0.0] * self.n
         self.stale = (1 << self.n) - 1
+        self.log = []
 
     @cython.ccall
     @cython.annotation_typing(True)
@@ -111,18 +119,29 @@ class _Board:
         new.usable = self.usable
         new.where = [w[:] for w in self.where]
         new.aligned = self.aligned
-        new.prog = self.prog[:]
+        new.prog = self.prog
         new.stale = self.stale
+        new.log = []
         return new
 
     @cython.cfunc
     @cython.locals(c=cython.int, owner=cython.int, old=cython.int, cells=list)
     def _put(self, c: int, owner: int) -> None:
-        """Puts ``owner``'s component (or nothing, -1) on cell ``c``."""
-        cells = self.cells
-        old = cells[c]
+        """Puts ``owner``'s component (or nothing, -1) on cell ``c``, in the log."""
+        old = self.cells[c]
         if old == owner:
             return
+        log = self.log
+        log.append(c)
+        log.append(old)
+        log.append(owner)
+        self._set(c, old, owner)
+
+    @cython.cfunc
+    @cython.locals(c=cython.int, old=cython.int, owner=cython.int, cells=list)
+    def _set(self, c: int, old: int, owner: int) -> None:
+        """Puts ``owner``'s component (or nothing) on cell ``c`` in place of ``old``'s, not logged."""
+        cells = self.cells
         if old >= 0:
             self.where[old].remove(c)
             self.stale |= 1 << old
@@ -130,6 +149,24 @@ class _Board:
         if owner >= 0:
             insort(self.where[owner], c)
             self.stale |= 1 << owner
+
+    @cython.cfunc
+    @cython.locals(mark=cython.int, c=cython.int, old=cython.int, owner=cython.int, log=list)
+    def _undo(self, mark: int) -> None:
+        """Takes back the changes of cells logged since ``mark`` (a length of the log), newest first."""
+        log = self.log
+        while len(log) > mark:
+            owner = log.pop()
+            old = log.pop()
+            c = log.pop()
+            self._set(c, owner, old)
+
+    @cython.cfunc
+    @cython.locals(i=cython.int, changes=list)
+    def _redo(self, changes: list[int]) -> None:
+        """Makes again the changes of cells ``changes`` (a slice of the log), oldest first."""
+        for i in range(0, len(changes), 3):
+            self._put(changes[i], changes[i + 2])
 
     @cython.ccall
     @cython.locals(
@@ -147,7 +184,7 @@ class _Board:
         """Returns each seat's progress on this board (the board's own list: do not change it)."""
         stale = self.stale
         if stale:
-            prog = self.prog
+            prog = self.prog[:]  # copies may share the old list
             worth = RING_WORTH
             for s in range(self.n):
                 if stale >> s & 1:
@@ -161,6 +198,7 @@ class _Board:
                         else:
                             total += _INNER_WORTH
                     prog[s] = total
+            self.prog = prog
             self.stale = 0
         return self.prog
 
@@ -206,33 +244,39 @@ class _Board:
         direction=cython.int,
         target=cython.int,
         c=cython.int,
-        best="_Board",
-        trial="_Board",
+        mark=cython.int,
+        stale=cython.int,
+        best=list,
         best_score=cython.double,
         value=cython.double,
     )
     def _settle(self, at: int, owner: int, moved: list[int], seat: int, depth: int) -> None:
-        best = None
+        mark = len(self.log)
+        prog = self.prog
+        stale = self.stale
+        best: list[int] | None = None
+        best_prog = prog
         best_score = -math.inf
         for direction in range(6):
             target = _displace_target(at, direction)
             if target < 0 or target in moved or (target >= _INNER and self.cells[target] >= 0):
                 continue
-            trial = self.copy()
-            trial.push(at, target, owner, moved, seat, depth)
-            value = trial.score(seat)
+            self.push(at, target, owner, moved, seat, depth)  # tried, then taken back
+            value = self.score(seat)
             if value > best_score:
-                best, best_score = trial, value
+                best, best_prog, best_score = self.log[mark:], self.prog, value
+            self._undo(mark)
+            self.prog = prog
+            self.stale = stale
         if best is None:  # no way: slide clockwise to the first free space
             c = _right(at)
             while self.cells[c] >= 0:
                 c = _right(c)
             self._put(c, owner)
             return
-        self.cells = best.cells
-        self.where = best.where
-        self.prog = best.prog
-        self.stale = best.stale
+        self._redo(best)
+        self.prog = best_prog  # as the trial's score left it
+        self.stale = 0
 
     @cython.cfunc
     @cython.locals(
@@ -397,19 +441,32 @@ def _use_section(text: str, board: _Board) -> int:
 
 
 @cython.cfunc
-@cython.locals(board=_Board, trial=_Board, base=cython.double, gain=cython.double, top=cython.double)
+@cython.locals(
+    board=_Board, mark=cython.int, stale=cython.int, base=cython.double, gain=cython.double, top=cython.double
+)
 def _best_use(board: _Board, seat: int, uses: list[str]) -> tuple[float, str | None, _Board | None]:
-    """Returns the gain, the use and the board after it, for the use of ``uses`` that gains most."""
+    """Returns the gain, the use and the board after it, for the use of ``uses`` that gains most.
+
+    Each use is tried on ``board`` and taken back: ``board`` is left as it was."""
     base = board.score(seat)
     best: tuple[float, str | None, _Board | None] = (0.0, None, None)
     top = 0.0
+    mark = len(board.log)
+    figures = board.figures
+    aligned = board.aligned
+    prog = board.prog
+    stale = board.stale
     for text in uses:
-        trial = board.copy()
-        trial.apply_use(text, seat)
-        gain = trial.score(seat) - base
+        board.apply_use(text, seat)
+        gain = board.score(seat) - base
         if gain > top + 1e-9:
-            best = (gain, text, trial)
+            best = (gain, text, board.copy())
             top = gain
+        board._undo(mark)
+        board.figures = figures
+        board.aligned = aligned
+        board.prog = prog
+        board.stale = stale
     return best
 
 
