@@ -38,6 +38,7 @@ from typing import Any
 import cython
 
 from henge.core import Decision
+from henge.games.spell_casting import board as sb
 from henge.games.spell_casting.search import ALIGNED, RING_WORTH, cells, stone, usable
 
 _RINGS = ("outer", "coloured", "middle")
@@ -55,9 +56,11 @@ players at every seat ended by round 40 or never: 28 of 400 at 3 players (seeds 
 200 at 4 came back to a position seen before and repeated the same turns until the round cap."""
 _RESTLESS = 0.3
 """The share of a restless player's decisions that are a legal action drawn from ``decision.rng``."""
-_DISTANCES = (1, 5, 20)
 _DIRECTIONS = ("left", "right", "out", "in", "in night", "in day")
 _CHAIN_DEPTH = cython.declare(cython.int, 3)
+_TEXTS: tuple[str, ...] = sb.PLAYER_TEXTS
+"""The uses are written as the game writes its actions (the same strings each time)."""
+_FIGURE_INDEX = {name: f for f, name in enumerate(sb.FIGURE_NAMES)}
 
 # The weights as C numbers where compiled: the same values, and the same sums and products, term by term.
 _INNER_WORTH = cython.declare(cython.double, RING_WORTH[3])
@@ -338,8 +341,8 @@ class _Board:
         for ring in range(3):
             for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
                 if self.cells[c] >= 0:
-                    found.append(f"move {_RINGS[ring]} {c % 30 + 1} left")
-                    found.append(f"move {_RINGS[ring]} {c % 30 + 1} right")
+                    found.append(_TEXTS[sb.MOVE + 2 * c])  # move <ring> <number> left
+                    found.append(_TEXTS[sb.MOVE + 2 * c + 1])  # ... right
         return found
 
     def uses_b(self, seat: int, sections: list[int]) -> list[str]:
@@ -350,19 +353,18 @@ class _Board:
             stone = self.figures.get(figure)
             if stone is None or not sections[stone // 20]:
                 continue
-            for d in _DISTANCES:
-                found.append(f"figure {figure} {d} left")
-                found.append(f"figure {figure} {d} right")
+            base = sb.FIGURE + 6 * _FIGURE_INDEX[figure]
+            found += _TEXTS[base : base + 6]  # figure <name> 1 left, 1 right, 5 left, ..., 20 right
             m = stone // 2
             if cells[m] >= 0:
-                found.append(f"pull outer {m + 1}")
+                found.append(_TEXTS[sb.PULL + m])  # pull outer <number>
             if cells[30 + m] >= 0:
-                found.append(f"pull coloured {m + 1}")
-                found.append(f"push coloured {m + 1}")
+                found.append(_TEXTS[sb.PULL + 30 + m])  # pull coloured <number>
+                found.append(_TEXTS[sb.PUSH + m])  # push coloured <number>
             if cells[60 + m] >= 0:
-                found.append(f"push middle {m + 1}")
+                found.append(_TEXTS[sb.PUSH + 30 + m])  # push middle <number>
                 if cells[_INNER + stone] < 0:
-                    found.append(f"pull middle {m + 1} {'day' if stone % 2 else 'night'}")
+                    found.append(_TEXTS[sb.PULL_INNER + stone])  # pull middle <number> <night|day>
         return found
 
 
