@@ -347,7 +347,7 @@ class _Board:
 
     def uses_b(self, seat: int, sections: list[int]) -> list[str]:
         """Returns the uses of outside-cup disks for ``seat`` while ``sections`` (per section) are left."""
-        found = []
+        found: list[str] = []
         cells = self.cells
         for figure in self.usable[seat]:
             stone = self.figures.get(figure)
