@@ -14,6 +14,8 @@ six cups are the inside cups ``in1 in2 in3`` (0..2) and the outside cups
 
 from __future__ import annotations
 
+import cython
+
 from henge import box
 
 RING_NAMES: tuple[str, ...] = ("outer", "coloured", "middle", "inner")
@@ -123,6 +125,7 @@ def figure_action(figure: int, distance_index: int, right: bool) -> int:
     return FIGURE + 2 * (3 * figure + distance_index) + (1 if right else 0)
 
 
+@cython.locals(at=cython.int, direction=cython.int, ring=cython.int)
 def displace_target(at: int, direction: int) -> int:
     """Returns the cell a displaced component on ``at`` would enter, or -1 if off the board (SC5)."""
     ring = at // 30
@@ -139,6 +142,7 @@ def displace_target(at: int, direction: int) -> int:
     return INNER_BASE + 2 * (at - 60) + (1 if direction == D_IN_DAY else 0)
 
 
+@cython.locals(cells=list, at=cython.int, moved=list, options=list, direction=cython.int, target=cython.int)
 def displace_options(cells: list[int], at: int, moved: list[int]) -> list[int]:
     """Returns the legal directions (0..5) for the component pushed off ``at`` (SC5).
 
@@ -156,6 +160,7 @@ def displace_options(cells: list[int], at: int, moved: list[int]) -> list[int]:
     return options
 
 
+@cython.locals(cells=list, at=cython.int, c=cython.int)
 def slide_target(cells: list[int], at: int) -> int:
     """Returns the first free cell clockwise from ``at`` along its own ring (SC5)."""
     c = RIGHT[at]

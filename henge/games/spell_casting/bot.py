@@ -35,12 +35,15 @@ from bisect import insort
 from functools import cache
 from typing import Any
 
+import cython
+
 from henge.core import Decision
+from henge.games.spell_casting import board as sb
 from henge.games.spell_casting.search import ALIGNED, RING_WORTH, cells, stone, usable
 
 _RINGS = ("outer", "coloured", "middle")
 _CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
-_INNER = 90
+_INNER = cython.declare(cython.int, 90)
 _RIVAL = 0.7
 """How much the leading rival's progress counts against ours."""
 _RIVALS_ALL = 0.15
@@ -53,58 +56,95 @@ players at every seat ended by round 40 or never: 28 of 400 at 3 players (seeds 
 200 at 4 came back to a position seen before and repeated the same turns until the round cap."""
 _RESTLESS = 0.3
 """The share of a restless player's decisions that are a legal action drawn from ``decision.rng``."""
-_DISTANCES = (1, 5, 20)
 _DIRECTIONS = ("left", "right", "out", "in", "in night", "in day")
-_CHAIN_DEPTH = 3
+_CHAIN_DEPTH = cython.declare(cython.int, 3)
+_TEXTS: tuple[str, ...] = sb.PLAYER_TEXTS
+"""The uses are written as the game writes its actions (the same strings each time)."""
+_FIGURE_INDEX = {name: f for f, name in enumerate(sb.FIGURE_NAMES)}
+
+# The weights as C numbers where compiled: the same values, and the same sums and products, term by term.
+_INNER_WORTH = cython.declare(cython.double, RING_WORTH[3])
+_ALIGNED = cython.declare(cython.double, ALIGNED)
+_RIVAL_WEIGHT = cython.declare(cython.double, _RIVAL)
+_RIVALS_ALL_WEIGHT = cython.declare(cython.double, _RIVALS_ALL)
 
 
+@cython.final
+@cython.cclass
 class _Board:
     """The model: components by cell (seat or -1), figures' stones by name, the players' colours.
 
     Each seat's progress is kept with the board and worked out again only
     for the seats a move touched (``stale``, a bit per seat), from the cells
     that seat holds (``where``, in order): the same sum, term by term, as a
-    pass over every cell, for a fraction of the work.
+    pass over every cell, for a fraction of the work. ``aligned`` holds, per
+    seat, the numbers where the figures it may use stand (bit ``m`` for
+    number ``m + 1``). A copy shares ``figures``, ``aligned`` and ``prog``
+    until they change (each is replaced then, never changed in place).
+
+    A trial move is played on the board itself and taken back: ``log`` holds
+    every change of a cell since the board was made or copied (cell, old
+    owner, new owner, a triple of ints), and :meth:`_undo` takes the newest
+    back down to a mark.
     """
 
-    __slots__ = ("aligned", "cells", "figures", "n", "prog", "stale", "usable", "where")
+    cells = cython.declare(list, visibility="readonly")
+    figures = cython.declare(dict, visibility="readonly")
+    n = cython.declare(cython.int, visibility="readonly")
+    usable = cython.declare(list, visibility="readonly")
+    where = cython.declare(list, visibility="readonly")
+    aligned = cython.declare(list, visibility="readonly")
+    prog = cython.declare(list, visibility="readonly")
+    stale = cython.declare(cython.int, visibility="readonly")
+    log = cython.declare(list, visibility="readonly")
 
     def __init__(self, obs: dict[str, Any]) -> None:
-        self.cells: list[int] = cells(obs)
-        self.figures: dict[str, int] = {k: stone(v) for k, v in obs["figures"].items() if v is not None}
-        self.n: int = obs["players"]
-        self.usable: list[tuple[str, ...]] = usable(obs)
-        self.where: list[list[int]] = [[] for _ in range(self.n)]
+        self.cells = cells(obs)
+        self.figures = {k: stone(v) for k, v in obs["figures"].items() if v is not None}
+        self.n = obs["players"]
+        self.usable = usable(obs)
+        self.where = [[] for _ in range(self.n)]
         for c, s in enumerate(self.cells):
             if s >= 0:
                 self.where[s].append(c)
-        self.aligned: list[frozenset[int]] = self._aligned()
-        self.prog: list[float] = [0.0] * self.n
-        self.stale: int = (1 << self.n) - 1
+        self.aligned = [_aligned(self.figures, self.usable[s]) for s in range(self.n)]
+        self.prog = [0.0] * self.n
+        self.stale = (1 << self.n) - 1
+        self.log = []
 
+    @cython.ccall
+    @cython.annotation_typing(True)
     def copy(self) -> _Board:
-        new = object.__new__(_Board)
+        new: _Board = _Board.__new__(_Board)
         new.cells = self.cells[:]
-        new.figures = dict(self.figures)
+        new.figures = self.figures
         new.n = self.n
         new.usable = self.usable
         new.where = [w[:] for w in self.where]
         new.aligned = self.aligned
-        new.prog = self.prog[:]
+        new.prog = self.prog
         new.stale = self.stale
+        new.log = []
         return new
 
-    def _aligned(self) -> list[frozenset[int]]:
-        """Returns, per seat, the numbers where the figures it may use stand."""
-        numbers: dict[str, int] = {name: stone // 2 for name, stone in self.figures.items()}
-        return [frozenset(numbers[f] for f in self.usable[s] if f in numbers) for s in range(self.n)]
-
+    @cython.cfunc
+    @cython.locals(c=cython.int, owner=cython.int, old=cython.int, cells=list)
     def _put(self, c: int, owner: int) -> None:
-        """Puts ``owner``'s component (or nothing, -1) on cell ``c``."""
-        cells = self.cells
-        old = cells[c]
+        """Puts ``owner``'s component (or nothing, -1) on cell ``c``, in the log."""
+        old = self.cells[c]
         if old == owner:
             return
+        log = self.log
+        log.append(c)
+        log.append(old)
+        log.append(owner)
+        self._set(c, old, owner)
+
+    @cython.cfunc
+    @cython.locals(c=cython.int, old=cython.int, owner=cython.int, cells=list)
+    def _set(self, c: int, old: int, owner: int) -> None:
+        """Puts ``owner``'s component (or nothing) on cell ``c`` in place of ``old``'s, not logged."""
+        cells = self.cells
         if old >= 0:
             self.where[old].remove(c)
             self.stale |= 1 << old
@@ -113,32 +153,81 @@ class _Board:
             insort(self.where[owner], c)
             self.stale |= 1 << owner
 
+    @cython.cfunc
+    @cython.locals(mark=cython.int, c=cython.int, old=cython.int, owner=cython.int, log=list)
+    def _undo(self, mark: int) -> None:
+        """Takes back the changes of cells logged since ``mark`` (a length of the log), newest first."""
+        log = self.log
+        while len(log) > mark:
+            owner = log.pop()
+            old = log.pop()
+            c = log.pop()
+            self._set(c, owner, old)
+
+    @cython.cfunc
+    @cython.locals(i=cython.int, changes=list)
+    def _redo(self, changes: list[int]) -> None:
+        """Makes again the changes of cells ``changes`` (a slice of the log), oldest first."""
+        for i in range(0, len(changes), 3):
+            self._put(changes[i], changes[i + 2])
+
+    @cython.ccall
+    @cython.locals(
+        stale=cython.int,
+        s=cython.int,
+        c=cython.int,
+        aligned=cython.long,
+        total=cython.double,
+        ring=cython.double,
+        worth=tuple,
+        prog=list,
+        held=list,
+    )
     def progress(self) -> list[float]:
         """Returns each seat's progress on this board (the board's own list: do not change it)."""
         stale = self.stale
         if stale:
-            prog = self.prog
+            prog = self.prog[:]  # copies may share the old list
+            worth = RING_WORTH
             for s in range(self.n):
                 if stale >> s & 1:
                     aligned = self.aligned[s]
+                    held = self.where[s]
                     total = 0.0
-                    for c in self.where[s]:  # in cell order, as a pass over the cells adds them
+                    for c in held:  # in cell order, as a pass over the cells adds them
                         if c < _INNER:
-                            total += RING_WORTH[c // 30] + (ALIGNED if c % 30 in aligned else 0.0)
+                            ring = worth[c // 30]
+                            total += ring + (_ALIGNED if aligned >> (c % 30) & 1 else 0.0)
                         else:
-                            total += RING_WORTH[3]
+                            total += _INNER_WORTH
                     prog[s] = total
+            self.prog = prog
             self.stale = 0
         return self.prog
 
+    @cython.ccall
+    @cython.returns(cython.double)
+    @cython.locals(
+        seat=cython.int, s=cython.int, p=cython.double, mine=cython.double, top=cython.double, total=cython.double
+    )
     def score(self, seat: int) -> float:
         """Returns how good the board is for ``seat``: its progress less the rivals'."""
         prog = self.progress()
-        rivals = [p for s, p in enumerate(prog) if s != seat]
-        return prog[seat] - _RIVAL * max(rivals) - _RIVALS_ALL * sum(rivals)
+        mine = prog[seat]
+        top = -math.inf  # the leading rival's, as max() finds it
+        total = 0.0  # every rival's, added in seat order as sum() adds them
+        for s in range(self.n):
+            if s != seat:
+                p = prog[s]
+                if p > top:
+                    top = p
+                total += p
+        return mine - _RIVAL_WEIGHT * top - _RIVALS_ALL_WEIGHT * total
 
     # -- moves on the model ---------------------------------------------------
 
+    @cython.cfunc
+    @cython.locals(source=cython.int, target=cython.int, seat=cython.int, owner=cython.int, occupant=cython.int)
     def shift(self, source: int, target: int, seat: int) -> None:
         """Moves the component on ``source`` to ``target``; a displaced one goes where ``seat`` likes best."""
         owner = self.cells[source]
@@ -148,29 +237,61 @@ class _Board:
         if occupant >= 0 and target < _INNER:
             self._settle(target, occupant, [target], seat, _CHAIN_DEPTH)
 
+    @cython.cfunc
+    @cython.locals(
+        at=cython.int,
+        owner=cython.int,
+        moved=list,
+        seat=cython.int,
+        depth=cython.int,
+        direction=cython.int,
+        target=cython.int,
+        c=cython.int,
+        mark=cython.int,
+        stale=cython.int,
+        best=list,
+        best_score=cython.double,
+        value=cython.double,
+    )
     def _settle(self, at: int, owner: int, moved: list[int], seat: int, depth: int) -> None:
-        best: _Board | None = None
+        mark = len(self.log)
+        prog = self.prog
+        stale = self.stale
+        best: list[int] | None = None
+        best_prog = prog
         best_score = -math.inf
         for direction in range(6):
             target = _displace_target(at, direction)
             if target < 0 or target in moved or (target >= _INNER and self.cells[target] >= 0):
                 continue
-            trial = self.copy()
-            trial.push(at, target, owner, moved, seat, depth)
-            value = trial.score(seat)
+            self.push(at, target, owner, moved, seat, depth)  # tried, then taken back
+            value = self.score(seat)
             if value > best_score:
-                best, best_score = trial, value
+                best, best_prog, best_score = self.log[mark:], self.prog, value
+            self._undo(mark)
+            self.prog = prog
+            self.stale = stale
         if best is None:  # no way: slide clockwise to the first free space
             c = _right(at)
             while self.cells[c] >= 0:
                 c = _right(c)
             self._put(c, owner)
             return
-        self.cells = best.cells
-        self.where = best.where
-        self.prog = best.prog
-        self.stale = best.stale
+        self._redo(best)
+        self.prog = best_prog  # as the trial's score left it
+        self.stale = 0
 
+    @cython.cfunc
+    @cython.locals(
+        at=cython.int,
+        target=cython.int,
+        owner=cython.int,
+        moved=list,
+        seat=cython.int,
+        depth=cython.int,
+        occupant=cython.int,
+        c=cython.int,
+    )
     def push(self, at: int, target: int, owner: int, moved: list[int], seat: int, depth: int) -> None:
         """One push of a chain: ``owner``'s component, pushed off ``at``, enters ``target``."""
         occupant = self.cells[target]
@@ -185,6 +306,8 @@ class _Board:
             return
         self._settle(target, occupant, [*moved, target], seat, depth - 1)
 
+    @cython.ccall
+    @cython.locals(seat=cython.int, s=cython.int, aligned=list, figures=dict)
     def apply_use(self, text: str, seat: int) -> bool:
         """Plays a use (``move``, ``figure``, ``pull``, ``push``) on the model; False if it is not one."""
         use = _parse_use(text)
@@ -193,13 +316,14 @@ class _Board:
         kind, a, b = use
         if kind == "figure":
             assert isinstance(a, str)
-            self.figures[a] = (self.figures[a] + b) % 60
-            numbers = {name: stone // 2 for name, stone in self.figures.items()}
+            figures = dict(self.figures)  # the copies made before this move keep theirs
+            figures[a] = (figures[a] + b) % 60
+            self.figures = figures
             aligned = self.aligned[:]
             for s in range(self.n):
                 usable = self.usable[s]
                 if a in usable:
-                    now = frozenset(numbers[f] for f in usable if f in numbers)
+                    now = _aligned(figures, usable)
                     if now != aligned[s]:
                         aligned[s] = now
                         self.stale |= 1 << s
@@ -217,31 +341,30 @@ class _Board:
         for ring in range(3):
             for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
                 if self.cells[c] >= 0:
-                    found.append(f"move {_RINGS[ring]} {c % 30 + 1} left")
-                    found.append(f"move {_RINGS[ring]} {c % 30 + 1} right")
+                    found.append(_TEXTS[sb.MOVE + 2 * c])  # move <ring> <number> left
+                    found.append(_TEXTS[sb.MOVE + 2 * c + 1])  # ... right
         return found
 
     def uses_b(self, seat: int, sections: list[int]) -> list[str]:
         """Returns the uses of outside-cup disks for ``seat`` while ``sections`` (per section) are left."""
-        found = []
+        found: list[str] = []
         cells = self.cells
         for figure in self.usable[seat]:
             stone = self.figures.get(figure)
             if stone is None or not sections[stone // 20]:
                 continue
-            for d in _DISTANCES:
-                found.append(f"figure {figure} {d} left")
-                found.append(f"figure {figure} {d} right")
+            base = sb.FIGURE + 6 * _FIGURE_INDEX[figure]
+            found += _TEXTS[base : base + 6]  # figure <name> 1 left, 1 right, 5 left, ..., 20 right
             m = stone // 2
             if cells[m] >= 0:
-                found.append(f"pull outer {m + 1}")
+                found.append(_TEXTS[sb.PULL + m])  # pull outer <number>
             if cells[30 + m] >= 0:
-                found.append(f"pull coloured {m + 1}")
-                found.append(f"push coloured {m + 1}")
+                found.append(_TEXTS[sb.PULL + 30 + m])  # pull coloured <number>
+                found.append(_TEXTS[sb.PUSH + m])  # push coloured <number>
             if cells[60 + m] >= 0:
-                found.append(f"push middle {m + 1}")
+                found.append(_TEXTS[sb.PUSH + 30 + m])  # push middle <number>
                 if cells[_INNER + stone] < 0:
-                    found.append(f"pull middle {m + 1} {'day' if stone % 2 else 'night'}")
+                    found.append(_TEXTS[sb.PULL_INNER + stone])  # pull middle <number> <night|day>
         return found
 
 
@@ -267,14 +390,35 @@ def _parse_use(text: str) -> tuple[str, str | int, int] | None:
     return None
 
 
+def _aligned(figures: dict[str, int], names: tuple[str, ...]) -> int:
+    """Returns the numbers where the figures ``names`` stand, as bits: bit ``m`` for number ``m + 1``."""
+    bits = 0
+    for name in names:
+        if name in figures:
+            bits |= 1 << figures[name] // 2
+    return bits
+
+
+@cython.cfunc
+@cython.returns(cython.int)
+@cython.exceptval(check=False)
+@cython.locals(c=cython.int)
 def _left(c: int) -> int:
     return 30 * (c // 30) + (c - 1) % 30
 
 
+@cython.cfunc
+@cython.returns(cython.int)
+@cython.exceptval(check=False)
+@cython.locals(c=cython.int)
 def _right(c: int) -> int:
     return 30 * (c // 30) + (c + 1) % 30
 
 
+@cython.cfunc
+@cython.returns(cython.int)
+@cython.exceptval(check=False)
+@cython.locals(at=cython.int, direction=cython.int, ring=cython.int)
 def _displace_target(at: int, direction: int) -> int:
     ring = at // 30
     if direction == 0:
@@ -298,16 +442,33 @@ def _use_section(text: str, board: _Board) -> int:
     return (int(words[2]) - 1) // 10
 
 
+@cython.cfunc
+@cython.locals(
+    board=_Board, mark=cython.int, stale=cython.int, base=cython.double, gain=cython.double, top=cython.double
+)
 def _best_use(board: _Board, seat: int, uses: list[str]) -> tuple[float, str | None, _Board | None]:
-    """Returns the gain, the use and the board after it, for the use of ``uses`` that gains most."""
+    """Returns the gain, the use and the board after it, for the use of ``uses`` that gains most.
+
+    Each use is tried on ``board`` and taken back: ``board`` is left as it was."""
     base = board.score(seat)
     best: tuple[float, str | None, _Board | None] = (0.0, None, None)
+    top = 0.0
+    mark = len(board.log)
+    figures = board.figures
+    aligned = board.aligned
+    prog = board.prog
+    stale = board.stale
     for text in uses:
-        trial = board.copy()
-        trial.apply_use(text, seat)
-        gain = trial.score(seat) - base
-        if gain > best[0] + 1e-9:
-            best = (gain, text, trial)
+        board.apply_use(text, seat)
+        gain = board.score(seat) - base
+        if gain > top + 1e-9:
+            best = (gain, text, board.copy())
+            top = gain
+        board._undo(mark)
+        board.figures = figures
+        board.aligned = aligned
+        board.prog = prog
+        board.stale = stale
     return best
 
 
@@ -445,6 +606,7 @@ def _hold_cup(options: dict[str, int], board: _Board, rival: int) -> str:
     return max(holds, key=lambda t: (_single_gain(board, rival, _CUPS.index(t.split()[1])), t))
 
 
+@cython.locals(board=_Board, trial=_Board)
 def _choose_displace(obs: dict[str, Any], options: dict[str, int], board: _Board, seat: int) -> int:
     chain = obs["chain"]
     words = chain["from"].split()

@@ -27,6 +27,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
 from henge.core import (
     CHANCE,
@@ -72,6 +74,21 @@ _STONE_SECTION = sb.STONE_SECTION
 _LEFT = sb.LEFT
 _RIGHT = sb.RIGHT
 _INNER = sb.INNER_BASE
+
+# The action ids' bases (henge.games.spell_casting.board), as C ints where compiled.
+_TAKE = cython.declare(cython.int, sb.TAKE)
+_TAKE_MINE = cython.declare(cython.int, sb.TAKE_MINE)
+_HOLD = cython.declare(cython.int, sb.HOLD)
+_PLACE = cython.declare(cython.int, sb.PLACE)
+_DONE = cython.declare(cython.int, sb.DONE)
+_PASS = cython.declare(cython.int, sb.PASS)
+_DISPLACE = cython.declare(cython.int, sb.DISPLACE)
+_MOVE = cython.declare(cython.int, sb.MOVE)
+_FIGURE = cython.declare(cython.int, sb.FIGURE)
+_PULL = cython.declare(cython.int, sb.PULL)
+_PULL_INNER = cython.declare(cython.int, sb.PULL_INNER)
+_PUSH = cython.declare(cython.int, sb.PUSH)
+_PLAYER_TEXTS = cython.declare(tuple, sb.PLAYER_TEXTS)
 
 
 class SpellCastingState(State):
@@ -138,6 +155,7 @@ class SpellCastingState(State):
 
     # -- the public API hooks ------------------------------------------------
 
+    @cython.locals(phase=cython.int)
     def current_player(self) -> int:
         phase = self.phase
         if phase <= DEAL_FIGURES:
@@ -148,6 +166,7 @@ class SpellCastingState(State):
             return TERMINAL
         return self.player
 
+    @cython.locals(phase=cython.int, sources=cython.int, c=cython.int, d=cython.int)
     def _legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == USE:
@@ -155,42 +174,56 @@ class SpellCastingState(State):
         if phase == TAKE:
             return self._legal_takes()
         if phase == DISPLACE:
-            return [sb.DISPLACE + d for d in sb.displace_options(self.cells, self.chain_at, self.chain_moved)]
+            return [_DISPLACE + d for d in sb.displace_options(self.cells, self.chain_at, self.chain_moved)]
         if phase == REPLACE:  # SC11: no disk goes back into a cup this action took from
             sources = self.sources
-            return [sb.PLACE + c for c in range(6) if not sources >> c & 1]
-        return [sb.PLACE + c for c in range(6)]  # RETURN and PRIVATE: any cup
+            return [_PLACE + c for c in range(6) if not sources >> c & 1]
+        return [_PLACE + c for c in range(6)]  # RETURN and PRIVATE: any cup
 
+    @cython.locals(base=cython.int, kind=cython.int, c=cython.int, energy=list, private=list, legal=list)
     def _legal_takes(self) -> list[int]:
         energy = self.energy
         base = 6 * self.player
         private = self.private
         kind = self.kind
         if kind == NO_ACTION:
-            legal = [sb.TAKE + c for c in range(6) if energy[c]]
-            legal += [sb.TAKE_MINE + c for c in range(6) if private[base + c]]
-            legal += [sb.HOLD + c for c in range(6) if energy[c]]
-            return legal or [sb.PASS]  # SC10
+            legal = [_TAKE + c for c in range(6) if energy[c]]
+            legal += [_TAKE_MINE + c for c in range(6) if private[base + c]]
+            legal += [_HOLD + c for c in range(6) if energy[c]]
+            return legal or [_PASS]  # SC10
         if kind == ACTION_C:
-            return [sb.HOLD + c for c in range(6) if energy[c]]
+            return [_HOLD + c for c in range(6) if energy[c]]
         cups = (self.take_cup,) if kind == ACTION_A else sb.OUTSIDE_CUPS
-        legal = [sb.TAKE + c for c in cups if energy[c]]
-        legal += [sb.TAKE_MINE + c for c in cups if private[base + c]]
-        legal.append(sb.DONE)
+        legal = [_TAKE + c for c in cups if energy[c]]
+        legal += [_TAKE_MINE + c for c in cups if private[base + c]]
+        legal.append(_DONE)
         return legal
 
+    @cython.locals(
+        cells=list,
+        uses=list,
+        figures=list,
+        legal=list,
+        section=cython.int,
+        ring=cython.int,
+        c=cython.int,
+        figure=cython.int,
+        stone=cython.int,
+        base=cython.int,
+        m=cython.int,
+    )
     def _legal_uses(self) -> list[int]:
         cells = self.cells
         uses = self.uses
         if self.kind == ACTION_A:
-            legal = [sb.DONE]
+            legal = [_DONE]
             section = self.take_cup
             if uses[section]:
                 for ring in range(3):
                     for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
                         if cells[c] >= 0:
-                            legal.append(sb.MOVE + 2 * c)
-                            legal.append(sb.MOVE + 2 * c + 1)
+                            legal.append(_MOVE + 2 * c)
+                            legal.append(_MOVE + 2 * c + 1)
             return legal
         found: set[int] = set()
         figures = self.figures
@@ -198,42 +231,43 @@ class SpellCastingState(State):
             stone = figures[figure]
             if not uses[_STONE_SECTION[stone]]:
                 continue
-            base = sb.FIGURE + 6 * figure
+            base = _FIGURE + 6 * figure
             found.update(range(base, base + 6))
             m = stone // 2  # number - 1
             if cells[m] >= 0:
-                found.add(sb.PULL + m)
+                found.add(_PULL + m)
             if cells[30 + m] >= 0:
-                found.add(sb.PULL + 30 + m)
-                found.add(sb.PUSH + m)
+                found.add(_PULL + 30 + m)
+                found.add(_PUSH + m)
             if cells[60 + m] >= 0:
-                found.add(sb.PUSH + 30 + m)
+                found.add(_PUSH + 30 + m)
                 if cells[_INNER + stone] < 0:
-                    found.add(sb.PULL_INNER + stone)
-        return [sb.DONE, *sorted(found)]
+                    found.add(_PULL_INNER + stone)
+        return [_DONE, *sorted(found)]
 
     uniform_chance = True  # G1: every card turned is uniform over the unturned ones
 
     def _chance_actions(self) -> list[int]:
         return self.draw_pile  # kept sorted
 
+    @cython.locals(action=cython.int, phase=cython.int, seat=cython.int, disk=cython.int, cup=cython.int)
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase <= DEAL_FIGURES:
             self._turn_card(action)
             return
-        seat = self.current_player()
-        self._record(seat, sb.PLAYER_TEXTS[action])  # G6: every decision is seen by all
-        self.recent = (*self.recent[1 - _RECENT :], (seat, action))
+        seat = self.private_seat if phase == PRIVATE else self.player  # the current player
+        self._record(seat, _PLAYER_TEXTS[action])  # G6: every decision is seen by all
+        self.recent = self.recent[1 - _RECENT :] + ((seat, action),)
         if phase == USE:
             self._use(action)
         elif phase == DISPLACE:
-            self._displace(action - sb.DISPLACE)
+            self._displace(action - _DISPLACE)
         elif phase == TAKE:
             self._take(action)
         elif phase == REPLACE:
             disk = self.hand.pop(0)
-            cup = action - sb.PLACE
+            cup = action - _PLACE
             if disk >= 6:
                 self.private[6 * self.player + cup] += 1
             else:
@@ -241,12 +275,12 @@ class SpellCastingState(State):
             if not self.hand:
                 self._end_turn()
         elif phase == RETURN:  # SC10: held disks go back just before the holder's next action
-            self.energy[action - sb.PLACE] += 1
+            self.energy[action - _PLACE] += 1
             self.held[self.player] -= 1
             if not self.held[self.player]:
                 self.phase = TAKE
         else:  # PRIVATE (SC9)
-            self.private[6 * seat + action - sb.PLACE] += 1
+            self.private[6 * seat + action - _PLACE] += 1
             self.placed[seat] += 1
             self.private_seat = -1
             self._after_use()
@@ -304,28 +338,29 @@ class SpellCastingState(State):
 
     # -- a turn --------------------------------------------------------------------
 
+    @cython.locals(action=cython.int, seat=cython.int, cup=cython.int, disk=cython.int)
     def _take(self, action: int) -> None:
-        if action == sb.DONE:
+        if action == _DONE:
             self.phase = USE
             return
-        if action == sb.PASS:
+        if action == _PASS:
             self._end_turn()
             return
         seat = self.player
-        if action >= sb.HOLD:  # action c: neutral disks only (SC9), min(2, on the board) (SC10)
-            cup = action - sb.HOLD
+        if action >= _HOLD:  # action c: neutral disks only (SC9), min(2, on the board) (SC10)
+            cup = action - _HOLD
             self.kind = ACTION_C
             self.energy[cup] -= 1
             self.held[seat] += 1
             if self.held[seat] == 2 or not any(self.energy):
                 self._end_turn()
             return
-        if action >= sb.TAKE_MINE:
-            cup = action - sb.TAKE_MINE
+        if action >= _TAKE_MINE:
+            cup = action - _TAKE_MINE
             self.private[6 * seat + cup] -= 1
             disk = cup + 6
         else:
-            cup = action - sb.TAKE
+            cup = action - _TAKE
             self.energy[cup] -= 1
             disk = cup
         self.sources |= 1 << cup
@@ -339,36 +374,38 @@ class SpellCastingState(State):
         self.hand.sort()
         self.uses[cup % 3] += 1
 
+    @cython.locals(action=cython.int, c=cython.int, k=cython.int, figure=cython.int, stone=cython.int, step=cython.int)
     def _use(self, action: int) -> None:
-        if action == sb.DONE:  # SC10: disks left unused go back with the others
+        if action == _DONE:  # SC10: disks left unused go back with the others
             self.uses = [0, 0, 0]
             self.phase = REPLACE
             return
-        if action < sb.FIGURE:
-            c = (action - sb.MOVE) >> 1
+        if action < _FIGURE:
+            c = (action - _MOVE) >> 1
             self.uses[_SECTION[c]] -= 1
             self._shift(c, _RIGHT[c] if action & 1 else _LEFT[c])
-        elif action < sb.PULL:
-            k = action - sb.FIGURE
+        elif action < _PULL:
+            k = action - _FIGURE
             figure = k // 6
             stone = self.figures[figure]
             self.uses[_STONE_SECTION[stone]] -= 1  # SC4: the figure stands in the disk's section
             step = sb.DISTANCES[(k % 6) >> 1]
             self.figures[figure] = (stone + step if k & 1 else stone - step) % box.INNER_STONES
             self._after_use()
-        elif action < sb.PULL_INNER:
-            c = action - sb.PULL
+        elif action < _PULL_INNER:
+            c = action - _PULL
             self.uses[_SECTION[c]] -= 1
             self._shift(c, c + 30)
-        elif action < sb.PUSH:
-            stone = action - sb.PULL_INNER
+        elif action < _PUSH:
+            stone = action - _PULL_INNER
             self.uses[_STONE_SECTION[stone]] -= 1
             self._shift(60 + stone // 2, _INNER + stone)  # SC2: pulled onto the figure's stone
         else:
-            c = action - sb.PUSH + 30
+            c = action - _PUSH + 30
             self.uses[_SECTION[c]] -= 1
             self._shift(c, c - 30)
 
+    @cython.locals(source=cython.int, target=cython.int, owner=cython.int, occupant=cython.int, cells=list)
     def _shift(self, source: int, target: int) -> None:
         """Moves the component on ``source`` to ``target``, starting a displacement chain (SC5)."""
         cells = self.cells
@@ -386,6 +423,7 @@ class SpellCastingState(State):
             self.chain_moved = [target]
             self.phase = DISPLACE  # the first component pushed can always step back (SC5)
 
+    @cython.locals(direction=cython.int, target=cython.int, owner=cython.int, occupant=cython.int, cells=list)
     def _displace(self, direction: int) -> None:
         """SC5: one push of the chain, in the direction the mover chose."""
         cells = self.cells
