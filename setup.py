@@ -39,11 +39,15 @@ def extensions():
         return []
     try:
         from Cython.Build import cythonize
+        from Cython.Compiler import Options
     except ImportError:
         _say("Cython is not installed: installing the pure-Python path, nothing compiled")
         return []
     from setuptools import Extension
 
+    # A warning is an error: "local variable referenced before assignment", say, is how Cython tells of
+    # a C-typed local read inside a generator expression, which would silently compute something else.
+    Options.warning_errors = True
     only = [prefix for prefix in os.environ.get("HENGE_COMPILE_ONLY", "").split(",") if prefix]
     modules = [
         Extension(path[: -len(".py")].replace("/", "."), [path], extra_compile_args=["-O2"])
