@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cython
 
@@ -32,7 +32,7 @@ class Past:
     """
 
     __slots__ = ("actions", "length", "parent")
-    if cython.compiled:
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
         parent = cython.declare(object, visibility="public")
         actions = cython.declare(object, visibility="public")
         length = cython.declare(object, visibility="public")

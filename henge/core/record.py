@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cython
 
@@ -44,7 +44,7 @@ class Event:
     """
 
     __slots__ = ("_digests", "actor", "parent", "private", "public")
-    if cython.compiled:
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
         parent = cython.declare(object, visibility="public")
         actor = cython.declare(object, visibility="public")
         public = cython.declare(object, visibility="public")
@@ -118,7 +118,7 @@ class Deferred:
     this over, so a search that never reads the sample's record never pays for it."""
 
     __slots__ = ("_made", "_make")
-    if cython.compiled:
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
         _make = cython.declare(object, visibility="public")
         _made = cython.declare(object, visibility="public")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numbers
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import cython
 
@@ -184,7 +184,7 @@ class State:
     subclass is a plain class that adds slots of its own, on either path)."""
 
     __slots__ = ("_legal", "_log", "_past", "_recent", "game")
-    if cython.compiled:
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
         game = cython.declare(object, visibility="public")
         _past = cython.declare(object, visibility="public")
         _recent = cython.declare(list, visibility="public")

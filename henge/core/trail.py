@@ -20,7 +20,7 @@ A history of actions (:class:`henge.core.history.Past`) is a chain of the second
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cython
 
@@ -37,7 +37,7 @@ class Trail:
     chain is freed without deep recursion on either path."""
 
     __slots__ = ("count", "entries", "length", "memo", "parent")
-    if cython.compiled:
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
         parent = cython.declare(object, visibility="public")
         entries = cython.declare(object, visibility="public")
         length = cython.declare(object, visibility="public")
