@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import cython
 
 HISTORY_BLOCK = 64
 """Actions per frozen block of a history (see :class:`Past`)."""
 
 
+@cython.trashcan(True)
+@cython.cclass
 class Past:
     """A frozen block of a history, chained to the blocks before it.
 
@@ -23,9 +27,15 @@ class Past:
     every game, so its block is the least it can be (no count, no memo, which a history never
     needs), it is read as one flat tuple of ints (:func:`_flatten`), and it pickles back into
     the same fixed blocks (:func:`_blocks`) rather than into one.
+
+    Compiled, it is an extension type whose fields are the ones named in ``__slots__``.
     """
 
     __slots__ = ("actions", "length", "parent")
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
+        parent = cython.declare(object, visibility="public")
+        actions = cython.declare(object, visibility="public")
+        length = cython.declare(object, visibility="public")
 
     def __init__(self, parent: Past | None, actions: tuple[int, ...]) -> None:
         self.parent = parent

@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+import cython
+
 
 class _ChanceNode(Protocol):
     def chance_outcomes(self) -> list[tuple[int, float]]: ...
@@ -27,6 +29,7 @@ def shared_win(players: int, winners: Sequence[int]) -> list[float]:
     return result
 
 
+@cython.locals(r=cython.double, total=cython.double)
 def sample_chance(state: _ChanceNode, rng: random.Random) -> int:
     """Returns a chance outcome of ``state`` drawn with its probability, from one draw of ``rng``."""
     outcomes = state.chance_outcomes()

@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import cython
 
 
 class _Replayable(Protocol):
@@ -25,6 +27,9 @@ class _Game(Protocol):
     def new_initial_state(self) -> Any: ...
 
 
+@cython.trashcan(True)
+@cython.freelist(64)
+@cython.cclass
 class Event:
     """One entry of the append-only record every seat's information state is read from (G6).
 
@@ -33,9 +38,18 @@ class Event:
     seat (and a spectator) reads of the event, or None if they see nothing of it;
     ``private`` gives some seats their own text instead (the card drawn, the card placed
     face down).
+
+    Compiled, it is an extension type (one is made at every action) whose fields are the ones
+    named in ``__slots__``; a long chain is freed without deep recursion on either path.
     """
 
     __slots__ = ("_digests", "actor", "parent", "private", "public")
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
+        parent = cython.declare(object, visibility="public")
+        actor = cython.declare(object, visibility="public")
+        public = cython.declare(object, visibility="public")
+        private = cython.declare(object, visibility="public")
+        _digests = cython.declare(object, visibility="public")
 
     def __init__(
         self, parent: Event | Deferred | None, actor: int, public: str | None, private: Mapping[int, str] | None
@@ -97,15 +111,24 @@ def _chain(entries: list[tuple[int, str | None, Mapping[int, str] | None]]) -> E
     return node
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class Deferred:
     """A record made only when it is first read: a resampler that rewrites a long record hands
     this over, so a search that never reads the sample's record never pays for it."""
 
     __slots__ = ("_made", "_make")
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
+        _make = cython.declare(object, visibility="public")
+        _made = cython.declare(object, visibility="public")
 
     def __init__(self, make: Callable[[], Event | None]) -> None:
         self._make: Callable[[], Event | None] | None = make
         self._made: Event | None = None
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # As Python pickles an instance of a class with slots (compiled too, where they are C fields).
+        return None, {"_made": self._made, "_make": self._make}
 
     def made(self) -> Event | None:
         """Returns the record's newest entry, making the record the first time."""

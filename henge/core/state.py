@@ -14,8 +14,9 @@ from __future__ import annotations
 import numbers
 import random
 from collections.abc import Mapping, Sequence
-from itertools import repeat
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import cython
 
 from henge.core.errors import IllegalActionError, StateFormatError
 from henge.core.history import HISTORY_BLOCK, Past, _blocks, _flatten
@@ -29,6 +30,8 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 
 JSON_FORMAT = "henge-state"
+
+_BLOCK = cython.declare(cython.Py_ssize_t, HISTORY_BLOCK)
 
 
 def _text_index(texts: Sequence[str]) -> dict[str, int]:
@@ -172,10 +175,21 @@ class Game:
         return f"henge.load({self.info.id!r}, players={self.num_players}{options})"
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class State:
-    """A game position. Subclasses implement the underscored hooks; the public API lives here."""
+    """A game position. Subclasses implement the underscored hooks; the public API lives here.
+
+    Compiled, it is an extension type whose fields are the ones named in ``__slots__`` (a game's
+    subclass is a plain class that adds slots of its own, on either path)."""
 
     __slots__ = ("_legal", "_log", "_past", "_recent", "game")
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
+        game = cython.declare(object, visibility="public")
+        _past = cython.declare(object, visibility="public")
+        _recent = cython.declare(list, visibility="public")
+        _legal = cython.declare(object, visibility="public")
+        _log = cython.declare(object, visibility="public")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -232,8 +246,9 @@ class State:
         """Returns an independent copy of the game-specific fields (history is copied by clone)."""
         raise NotImplementedError
 
-    winners: Sequence[int]
-    """The seats that won (G4: they share 1 equally); read once the game is over."""
+    if not cython.compiled:  # a game's own field (an annotation here would make it a field of the compiled class)
+        winners: Sequence[int]
+        """The seats that won (G4: they share 1 equally); read once the game is over."""
 
     def returns(self) -> list[float]:
         """Returns each seat's result: G4's shared win once the game is over, all zero until then.
@@ -292,9 +307,11 @@ class State:
             legal = self._legal
             if legal is None:
                 legal = self._legal = tuple(self._chance_actions())
-            return list(zip(legal, repeat(1.0 / len(legal)), strict=False))  # as uniform() gives them
+            p = 1.0 / len(legal)
+            return [(a, p) for a in legal]  # as uniform() gives them
         return self._chance_outcomes()
 
+    @cython.locals(recent=list)
     def apply_action(self, action: int) -> None:
         """Applies a legal action; raises IllegalActionError and changes nothing otherwise."""
         if type(action) is not int:
@@ -308,17 +325,18 @@ class State:
         self._apply(action)
         recent = self._recent
         recent.append(action)
-        if len(recent) == HISTORY_BLOCK:
+        if len(recent) == _BLOCK:
             self._past = Past(self._past, tuple(recent))
             self._recent = []
 
+    @cython.locals(recent=list)
     def _apply_known(self, action: int) -> None:
         """Applies an action known to be legal, unchecked (a resampler replaying a history it built)."""
         self._legal = None
         self._apply(action)
         recent = self._recent
         recent.append(action)
-        if len(recent) == HISTORY_BLOCK:
+        if len(recent) == _BLOCK:
             self._past = Past(self._past, tuple(recent))
             self._recent = []
 
@@ -375,10 +393,11 @@ class State:
         past = self._past
         return len(self._recent) if past is None else past.length + len(self._recent)
 
+    @cython.annotation_typing(True)
     def clone(self) -> State:
         """Returns an independent copy (hand-written, no deepcopy). The history's frozen blocks and
         the record are shared, both append-only, so a clone costs the same at any move number."""
-        new = self._copy()
+        new: State = self._copy()
         new._past = self._past
         new._recent = self._recent[:]
         new._legal = self._legal
@@ -451,6 +470,23 @@ class State:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         return self.clone()
+
+    def __getstate__(self) -> Any:
+        """Returns what Python pickles of an instance of a class with slots (on either path: compiled,
+        the base's fields are C fields that Python's own reduction would refuse): the instance's
+        dict, if any, and each slot that is set, the classes' own from the most derived."""
+        slots: dict[str, Any] = {}
+        for cls in type(self).__mro__:
+            names = cls.__dict__.get("__slots__", ())
+            for name in (names,) if isinstance(names, str) else names:
+                if name in ("__dict__", "__weakref__"):
+                    continue
+                if name.startswith("__") and not name.endswith("__") and cls.__name__.lstrip("_"):
+                    name = f"_{cls.__name__.lstrip('_')}{name}"
+                if hasattr(self, name):
+                    slots[name] = getattr(self, name)
+        own = getattr(self, "__dict__", None) or None
+        return (own, slots) if slots else own
 
     def to_json(self) -> dict[str, Any]:
         """Returns the full state (secrets included: for storage, never for a client)."""

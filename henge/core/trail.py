@@ -20,16 +20,29 @@ A history of actions (:class:`henge.core.history.Past`) is a chain of the second
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import cython
 
 TRAIL_BLOCK = 64
 """Entries per frozen block of a trail frozen when its list fills (see the module's docstring)."""
 
 
+@cython.trashcan(True)
+@cython.cclass
 class Trail:
-    """A frozen block of trail entries, oldest first, chained to the block before (``parent``)."""
+    """A frozen block of trail entries, oldest first, chained to the block before (``parent``).
+
+    Compiled, it is an extension type whose fields are the ones named in ``__slots__``; a long
+    chain is freed without deep recursion on either path."""
 
     __slots__ = ("count", "entries", "length", "memo", "parent")
+    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
+        parent = cython.declare(object, visibility="public")
+        entries = cython.declare(object, visibility="public")
+        length = cython.declare(object, visibility="public")
+        count = cython.declare(object, visibility="public")
+        memo = cython.declare(object, visibility="public")
 
     def __init__(self, parent: Trail | None, entries: tuple[Any, ...], count: int = 0) -> None:
         self.parent = parent
