@@ -87,7 +87,7 @@ def _drive(
         if (decisions is not None and made >= decisions) or (stop is not None and stop(state)):
             return seat, made
         if seat == CHANCE:
-            action = sample_chance(state, generator) if draw is None else draw(state)  # type: ignore[arg-type]
+            action = sample_chance(state, generator) if draw is None else draw(state)
         else:
             chooser = players.get(seat)
             if chooser is None:
