@@ -20,6 +20,12 @@ LONGER = {
     "henge/games/first_druid/rules.py": "the rules module, rewritten for the compiled engine next",
     "henge/games/spell_casting/rules.py": "the rules module, rewritten for the compiled engine next",
     "henge/games/stonerush/rules.py": "the rules module, rewritten for the compiled engine next",
+    # Compiled modules whose helpers are C functions (cython.cfunc): Cython calls those directly only
+    # from the module that defines them, so splitting the module would make each call a Python call.
+    "henge/core/state.py": "the compiled State and its C fields; Game beside it",
+    "henge/games/fightin/events.py": "the events' steps, called directly from the compiled step runner",
+    "henge/games/first_druid/bot.py": "the rule-based player's plan search, C helpers in one module",
+    "henge/games/spell_casting/bot.py": "the rule-based player's model board, a compiled class, with its C helpers",
     "henge/server/tables.py": "the live table, split by concern with the server's limits",
     "henge/server/app.py": "the web app, split by concern with the server's limits",
 }
