@@ -57,9 +57,19 @@ COMPILED: tuple[str, ...] = (
     "henge/games/spell_casting/rules.py",
     "henge/games/spell_casting/board.py",
     "henge/games/spell_casting/bot.py",
+    # the research environments' views: each seat's observation and its tensors
+    "henge/core/encoding.py",
+    "henge/games/stonerush/encode.py",
+    "henge/games/fightin/observation.py",
+    "henge/games/fightin/encode.py",
+    "henge/games/druid_olympics/encode.py",
+    "henge/games/first_druid/observation.py",
+    "henge/games/first_druid/encode.py",
+    "henge/games/spell_casting/encode.py",
 )
 """The modules compiled, as paths from the project's root: those where random play and the rule-based
-players spend their time (the core's state and chains, each game's rules and rule-based player)."""
+players spend their time (the core's state and chains, each game's rules and rule-based player), and
+those the research environments spend theirs in (each seat's observation and its tensors)."""
 
 _NAMES = frozenset(path[: -len(".py")].replace("/", ".") for path in COMPILED)
 
