@@ -66,10 +66,20 @@ COMPILED: tuple[str, ...] = (
     # the search: its tree, selection and rollouts
     "henge/agents/tree.py",
     "henge/agents/ismcts.py",
+    # the research environments' views: each seat's observation and its tensors
+    "henge/core/encoding.py",
+    "henge/games/stonerush/encode.py",
+    "henge/games/fightin/observation.py",
+    "henge/games/fightin/encode.py",
+    "henge/games/druid_olympics/encode.py",
+    "henge/games/first_druid/observation.py",
+    "henge/games/first_druid/encode.py",
+    "henge/games/spell_casting/encode.py",
 )
 """The modules compiled, as paths from the project's root: those where random play, the rule-based
 players and the search spend their time (the core's state, chains and driver, each game's rules,
-rule-based player and evaluation, the search's tree)."""
+rule-based player and evaluation, the search's tree), and those the research environments spend
+theirs in (each seat's observation and its tensors)."""
 
 _NAMES = frozenset(path[: -len(".py")].replace("/", ".") for path in COMPILED)
 

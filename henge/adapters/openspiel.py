@@ -297,19 +297,19 @@ class HengeObserver:
         self.perfect_recall = perfect_recall
         self.private = private
         self.dict: dict[str, np.ndarray] = {}
-        self._encode: Callable[[dict[str, Any]], Sequence[float]] | None = None
+        self._encode: Callable[[dict[str, Any]], Sequence[float] | np.ndarray] | None = None
         self.tensor: np.ndarray | None = None
         if encoder is None:
             return
         if perfect_recall:
             shape = encoder.INFORMATION_STATE_SHAPE(players, options)
             layout = getattr(encoder, "information_state_layout", None)
-            self._encode = encoder.information_state_tensor
+            self._encode = getattr(encoder, "information_state_array", encoder.information_state_tensor)
             name = "information_state"
         else:
             shape = encoder.OBSERVATION_SHAPE(players, options)
             layout = getattr(encoder, "observation_layout", None)
-            self._encode = encoder.observation_tensor
+            self._encode = getattr(encoder, "observation_array", encoder.observation_tensor)
             name = "observation"
         self.tensor = np.zeros(_shape_size(shape), np.float32)
         pieces = layout(players, options) if layout is not None else ((name, tuple(shape)),)
@@ -325,7 +325,8 @@ class HengeObserver:
         return int(player) if self.private else None
 
     def set_from(self, state: HengeOpenSpielState, player: int) -> None:
-        """Writes the seat's tensor (nothing without an encoder)."""
+        """Writes the seat's tensor (nothing without an encoder): from the encoder's float32 array where it
+        makes one, else from its list of floats."""
         if self._encode is None or self.tensor is None:
             return
         values = self._encode(state.henge_state.observation(self._seat(player)))

@@ -74,6 +74,9 @@ class SeatView:
         if encoder is None:
             raise ValueError(f"{game.info.id} has no tensor encoding")
         self.game = game
+        self._encode = getattr(encoder, "information_state_array", None)
+        """The encoder's float32 information state, made without a list of floats (an Encoder's: a module
+        of its own may have none, and then :func:`henge.core.seat_tensor` makes it)."""
         (self.size,) = encoder.information_state_shape(game.num_players, game.options)
         self.actions = game.num_distinct_actions()
         self._draw = renderer(game.info.id)
@@ -89,7 +92,10 @@ class SeatView:
     def tensor(self, state: State, seat: int) -> np.ndarray:
         """Returns the seat's information state tensor (a new float32 array), computed as
         :func:`henge.core.seat_tensor` does for a bot handed only a decision."""
-        values = seat_tensor(self.game.info.id, state.observation(seat), encoding="information_state")
+        if self._encode is not None:
+            values = self._encode(state.observation(seat))
+        else:
+            values = seat_tensor(self.game.info.id, state.observation(seat), encoding="information_state")
         if values.shape != (self.size,):
             raise ValueError(f"{self.game.info.id}: the encoder wrote {values.size} values; its shape says {self.size}")
         return values

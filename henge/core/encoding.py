@@ -31,14 +31,21 @@ of the same names: ``seat`` (n), ``current_player`` (n + 2, :func:`actor_index`)
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+import cython
 
 from henge import box
 from henge.core.registry import plugin
 
 if TYPE_CHECKING:
     import numpy as np
+
+Buffer = list[float] | array
+"""What a writer fills (zeros to start with): a list of floats, or doubles (``array('d')``)."""
+Slices = tuple[dict[str, int], int, int, array, array]
 
 Layout = Sequence[tuple[str, tuple[int, ...]]]
 ENCODINGS = ("observation", "information_state")
@@ -69,7 +76,7 @@ def actor_index(player: int, players: int) -> int:
     return players if player == -1 else players + 1
 
 
-def write_cards(t: list[float], base: int, texts: Sequence[str] | None) -> None:
+def write_cards(t: Buffer, base: int, texts: Sequence[str] | None) -> None:
     """Writes 1 at ``base`` plus the id of every card of ``texts`` (None: no card)."""
     card = CARD_ID.__getitem__
     for text in texts or ():
@@ -91,8 +98,10 @@ class Encoder:
     """The phase names, in the order of the ``phase`` slice."""
 
     def __init__(self) -> None:
-        self._starts: dict[int, tuple[dict[str, int], int, int]] = {}
+        self._starts: dict[int, Slices] = {}
         self._phase_ids = {phase: p for p, phase in enumerate(self.phases)}  # faster than phases.index
+        self._ids: dict[int, tuple[Sequence[str], dict[str, int]]] = {}
+        """For :meth:`index`: by the id of a sequence of values, the sequence and each value's first place."""
 
     def observation_layout(self, players: int, options: Mapping[str, Any]) -> Layout:
         """Returns the observation tensor's slices, in order, as ``(name, shape)``."""
@@ -102,12 +111,12 @@ class Encoder:
         """Returns the slices the information state tensor adds after the observation's."""
         raise NotImplementedError
 
-    def write(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         """Writes the observation's own slices (all but the shared ones) into ``t`` (zeros);
         ``at`` is where each slice starts."""
         raise NotImplementedError
 
-    def write_knowledge(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         """Writes the slices of :meth:`knowledge_layout` into ``t``, after the observation's."""
         raise NotImplementedError
 
@@ -125,18 +134,40 @@ class Encoder:
 
     def observation_tensor(self, observation: Mapping[str, Any]) -> list[float]:
         """Returns the seat's observation as ``observation_shape`` floats."""
-        return self._tensor(observation, False)
+        slices = self._slices(observation["players"])
+        if cython.compiled:  # the compiled writers fill doubles
+            return self._tensor(observation, slices[0], slices[3][:], False).tolist()
+        return self._tensor(observation, slices[0], [0.0] * slices[1], False)
 
     def information_state_tensor(self, observation: Mapping[str, Any]) -> list[float]:
         """Returns the observation tensor followed by what the seat knows."""
-        return self._tensor(observation, True)
+        slices = self._slices(observation["players"])
+        if cython.compiled:
+            return self._tensor(observation, slices[0], slices[4][:], True).tolist()
+        return self._tensor(observation, slices[0], [0.0] * slices[2], True)
+
+    def observation_array(self, observation: Mapping[str, Any]) -> np.ndarray:
+        """Returns :meth:`observation_tensor` as a new float32 array (made without a list of floats)."""
+        slices = self._slices(observation["players"])
+        return _float32(self._tensor(observation, slices[0], slices[3][:], False))
+
+    def information_state_array(self, observation: Mapping[str, Any]) -> np.ndarray:
+        """Returns :meth:`information_state_tensor` as a new float32 array (made without a list of floats)."""
+        slices = self._slices(observation["players"])
+        return _float32(self._tensor(observation, slices[0], slices[4][:], True))
 
     def index(self, values: Sequence[str], value: str, what: str) -> int:
         """Returns where ``value`` is in ``values``; a ValueError naming ``what`` if it is not there."""
-        try:
-            return values.index(value)
-        except ValueError:
-            raise ValueError(f"{self.game} encoding: unknown {what} {value!r}") from None
+        entry = self._ids.get(id(values))
+        if entry is None or entry[0] is not values:  # a table per sequence, kept with it (ids are reused)
+            table: dict[str, int] = {}
+            for place, known in enumerate(values):
+                table.setdefault(known, place)
+            entry = self._ids[id(values)] = (values, table)
+        found = entry[1].get(value)
+        if found is None:
+            raise ValueError(f"{self.game} encoding: unknown {what} {value!r}")
+        return found
 
     def lookup(self, table: Mapping[str, int], text: str, what: str) -> int:
         """Returns ``table[text]``; a ValueError naming ``what`` if it is not there."""
@@ -145,19 +176,23 @@ class Encoder:
             raise ValueError(f"{self.game} encoding: unknown {what} {text!r}")
         return value
 
-    def _slices(self, players: int) -> tuple[dict[str, int], int, int]:
-        """Returns (and keeps) the start of every slice, the observation's size and the information state's."""
-        layout = self.information_state_layout(players, {})
-        starts = slice_starts(layout), layout_size(self.observation_layout(players, {})), layout_size(layout)
-        self._starts[players] = starts
-        return starts
+    def _slices(self, players: int) -> Slices:
+        """Returns (and keeps) the start of every slice, the observation tensor's size and the information
+        state's, and zeros of each size as doubles."""
+        slices = self._starts.get(players)
+        if slices is None:
+            layout = self.information_state_layout(players, {})
+            observed = layout_size(self.observation_layout(players, {}))
+            known = layout_size(layout)
+            zeros = array("d", bytes(8 * observed)), array("d", bytes(8 * known))
+            slices = self._starts[players] = (slice_starts(layout), observed, known, *zeros)
+        return slices
 
-    def _tensor(self, observation: Mapping[str, Any], knowledge: bool) -> list[float]:
-        """Returns the observation tensor, followed by the knowledge's slices if ``knowledge``: the
-        shared slices written here, the game's own by its writers."""
+    def _tensor(self, observation: Mapping[str, Any], at: dict[str, int], t: Any, knowledge: bool) -> Any:
+        """Writes into ``t`` (zeros: a list of floats or doubles) the observation tensor, followed by the
+        knowledge's slices if ``knowledge``, and returns it: the shared slices written here, the game's own
+        by its writers."""
         n = observation["players"]
-        at, observed, known = self._starts.get(n) or self._slices(n)
-        t = [0.0] * (known if knowledge else observed)
         seat = observation["seat"]
         if seat is not None:
             t[at["seat"] + seat] = 1.0
@@ -183,11 +218,28 @@ def seat_tensor(game_id: str, observation: Mapping[str, Any], *, encoding: str =
     ``"observation"``. The game's encoder (its plugin's ``encoder`` module) writes the values; a bot
     that is handed only a decision computes the same tensor as the environments do. Needs numpy.
     """
-    import numpy as np
-
     if encoding not in ENCODINGS:
         raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)}, not {encoding!r}")
     encoder = plugin(game_id).load_encoder()
     if encoder is None:
         raise ValueError(f"{game_id} has no tensor encoding")
+    made = getattr(encoder, f"{encoding}_array", None)  # an Encoder's; a module of its own may have none
+    if made is not None:
+        return made(observation)
+    import numpy as np
+
     return np.asarray(getattr(encoder, f"{encoding}_tensor")(observation), dtype=np.float32)
+
+
+_numpy: Any = None
+"""numpy, once :func:`_float32` has imported it (an import in a compiled function costs a lookup each call)."""
+
+
+def _float32(values: array) -> np.ndarray:
+    """Returns the doubles as a new float32 array (each rounded as ``np.asarray(list, np.float32)`` rounds it)."""
+    global _numpy
+    if _numpy is None:
+        import numpy
+
+        _numpy = numpy
+    return _numpy.frombuffer(values, _numpy.float64).astype(_numpy.float32)

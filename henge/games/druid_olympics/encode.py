@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
-from henge.core import CARD_ID, Encoder, Layout
+from henge.core.encoding import CARD_ID, Buffer, Encoder, Layout
 from henge.games.druid_olympics import board
 
 PHASES: tuple[str, ...] = ("deal", "choose first", "block", "block cards", "move", "pay", "enter", "draw", "over")
@@ -87,7 +89,8 @@ class DruidOlympicsEncoder(Encoder):
     def knowledge_layout(self, players: int, options: Mapping[str, Any]) -> Layout:
         return (("card_places", (CARDS, len(places(players)))),)
 
-    def write(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         card = CARD_ID.__getitem__
         space = board.parse_space
         if observation["first_player"] >= 0:
@@ -131,7 +134,8 @@ class DruidOlympicsEncoder(Encoder):
             t[at["paying"]] = paying["need"] / HAND
             t[at["paying"] + 1] = paying["paid"] / HAND
 
-    def write_knowledge(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         card = CARD_ID.__getitem__
         base = at["card_places"]
         width = _HANDS + observation["players"]
@@ -161,3 +165,5 @@ observation_shape = OBSERVATION_SHAPE = ENCODER.observation_shape
 information_state_shape = INFORMATION_STATE_SHAPE = ENCODER.information_state_shape
 observation_tensor = ENCODER.observation_tensor
 information_state_tensor = ENCODER.information_state_tensor
+observation_array = ENCODER.observation_array
+information_state_array = ENCODER.information_state_array

@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
-from henge.core import CARD_ID, Encoder, Layout
+from henge.core.encoding import CARD_ID, Buffer, Encoder, Layout
 
 PHASES: tuple[str, ...] = ("deal", "draw", "flip", "choose", "over")
 EVENTS: tuple[str, ...] = ("fightin", "drinkin", "stealin")
@@ -116,7 +118,8 @@ class FightinEncoder(Encoder):
     def knowledge_layout(self, players: int, options: Mapping[str, Any]) -> Layout:
         return (("card_places", (CARDS, len(PLACES))),)
 
-    def write(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         card = CARD_ID.__getitem__
         index = self.index
         seat = observation["seat"]
@@ -175,7 +178,8 @@ class FightinEncoder(Encoder):
             for s, score in enumerate(observation["scores"]):
                 t[at["scores"] + s] = score / SCORE_SCALE
 
-    def write_knowledge(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         card = CARD_ID.__getitem__
         seat = observation["seat"]
         known = [-1] * CARDS  # the one place of each card the seat sees (or knows by elimination)
@@ -233,3 +237,5 @@ observation_shape = OBSERVATION_SHAPE = ENCODER.observation_shape
 information_state_shape = INFORMATION_STATE_SHAPE = ENCODER.information_state_shape
 observation_tensor = ENCODER.observation_tensor
 information_state_tensor = ENCODER.information_state_tensor
+observation_array = ENCODER.observation_array
+information_state_array = ENCODER.information_state_array

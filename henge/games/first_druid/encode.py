@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
-from henge.core import CARD_ID, Encoder, Layout, write_cards
+from henge.core.encoding import CARD_ID, Buffer, Encoder, Layout, write_cards
 
 PHASES: tuple[str, ...] = ("element", "turn", "answer", "drain", "draw", "discard", "bid", "over")
 STAGES: tuple[str, ...] = ("setup", "turns", "refresh", "contest")
@@ -112,7 +114,8 @@ class FirstDruidEncoder(Encoder):
     def knowledge_layout(self, players: int, options: Mapping[str, Any]) -> Layout:
         return (("card_places", (CARDS, len(places(players)))),)
 
-    def write(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         index = self.index
         n = observation["players"]
         for k, colour in enumerate(observation["colours"]):
@@ -189,7 +192,8 @@ class FirstDruidEncoder(Encoder):
         for k, score in enumerate(observation["scores"]):
             t[at["scores"] + k] = score / VALUE_SCALE
 
-    def write_knowledge(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         n = observation["players"]
         card = CARD_ID.__getitem__
         in_play = {box.TRILITHON_CARD_BASE + self.index(PLAYER_COLOURS, c, "colour") for c in observation["colours"]}
@@ -232,3 +236,5 @@ observation_shape = OBSERVATION_SHAPE = ENCODER.observation_shape
 information_state_shape = INFORMATION_STATE_SHAPE = ENCODER.information_state_shape
 observation_tensor = ENCODER.observation_tensor
 information_state_tensor = ENCODER.information_state_tensor
+observation_array = ENCODER.observation_array
+information_state_array = ENCODER.information_state_array

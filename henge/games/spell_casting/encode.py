@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
-from henge.core import CARD_ID, Encoder, Layout
+from henge.core.encoding import CARD_ID, Buffer, Encoder, Layout
 from henge.games.spell_casting.board import CELLS, CUP_NAMES, ENERGY_DISKS, RING_NAMES
 
 PHASES: tuple[str, ...] = (
@@ -94,7 +96,8 @@ class SpellCastingEncoder(Encoder):
     def knowledge_layout(self, players: int, options: Mapping[str, Any]) -> Layout:
         return (("card_places", (CARDS, len(PLACES))),)
 
-    def write(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         index = self.index
         n = observation["players"]
         t[at["turn_player"] + observation["turn_player"]] = 1.0
@@ -143,7 +146,8 @@ class SpellCastingEncoder(Encoder):
             for text in chain["moved"]:
                 t[at["chain_moved"] + self.lookup(_CELL_BY_TEXT, text, "cell")] = 1.0
 
-    def write_knowledge(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         turned = {CARD_ID[text] for text in observation["setup_cards"]}
         base = at["card_places"]
         width = len(PLACES)
@@ -159,3 +163,5 @@ observation_shape = OBSERVATION_SHAPE = ENCODER.observation_shape
 information_state_shape = INFORMATION_STATE_SHAPE = ENCODER.information_state_shape
 observation_tensor = ENCODER.observation_tensor
 information_state_tensor = ENCODER.information_state_tensor
+observation_array = ENCODER.observation_array
+information_state_array = ENCODER.information_state_array

@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import cython
+
 from henge import box
-from henge.core import CARD_ID, Encoder, Layout
+from henge.core.encoding import CARD_ID, Buffer, Encoder, Layout
 
 PHASES: tuple[str, ...] = ("deal trilithons", "deal hands", "choose start", "play", "discard", "draw", "over")
 DRUIDS: tuple[str, ...] = box.PLAYER_COLOURS
@@ -92,7 +94,8 @@ class StonerushEncoder(Encoder):
             ("trilithon_possible", (players, 5)),
         )
 
-    def write(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         card = CARD_ID.__getitem__
         n = observation["players"]
         if observation["starting_player"] >= 0:
@@ -141,7 +144,8 @@ class StonerushEncoder(Encoder):
             for k, colour in enumerate(observation["trilithons"]):
                 t[base + 5 * k + self.index(DRUIDS, colour, "colour")] = 1.0
 
-    def write_knowledge(self, observation: Mapping[str, Any], t: list[float], at: Mapping[str, int]) -> None:
+    @cython.locals(t=cython.double[:])
+    def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         n = observation["players"]
         card = CARD_ID.__getitem__
         seat = observation["seat"]
@@ -191,3 +195,5 @@ observation_shape = OBSERVATION_SHAPE = ENCODER.observation_shape
 information_state_shape = INFORMATION_STATE_SHAPE = ENCODER.information_state_shape
 observation_tensor = ENCODER.observation_tensor
 information_state_tensor = ENCODER.information_state_tensor
+observation_array = ENCODER.observation_array
+information_state_array = ENCODER.information_state_array
