@@ -137,14 +137,16 @@ class Encoder:
         slices = self._slices(observation["players"])
         if cython.compiled:  # the compiled writers fill doubles
             return self._tensor(observation, slices[0], slices[3][:], False).tolist()
-        return self._tensor(observation, slices[0], [0.0] * slices[1], False)
+        else:
+            return self._tensor(observation, slices[0], [0.0] * slices[1], False)
 
     def information_state_tensor(self, observation: Mapping[str, Any]) -> list[float]:
         """Returns the observation tensor followed by what the seat knows."""
         slices = self._slices(observation["players"])
         if cython.compiled:
             return self._tensor(observation, slices[0], slices[4][:], True).tolist()
-        return self._tensor(observation, slices[0], [0.0] * slices[2], True)
+        else:
+            return self._tensor(observation, slices[0], [0.0] * slices[2], True)
 
     def observation_array(self, observation: Mapping[str, Any]) -> np.ndarray:
         """Returns :meth:`observation_tensor` as a new float32 array (made without a list of floats)."""
