@@ -39,8 +39,9 @@ STDLIB_ALLOWED = {
     "enum",
     "bisect",
 }
-CORE_ALSO = {"importlib", "types", "hashlib", "contextlib"}
-"""The registry reads installed entry points and loads a game's parts when asked; records are digested (G6)."""
+CORE_ALSO = {"importlib", "types", "hashlib", "contextlib", "array"}
+"""The registry reads installed entry points and loads a game's parts when asked; records are digested (G6);
+the encoder writes a tensor into an array of doubles."""
 CORE_LAZY = {"drawing.py": "rich", "encoding.py": "numpy"}
 """The one library a core helper module imports, inside the functions that need it (so importing the core
 imports neither): Rich for a terminal drawing's cards, numpy for a seat's tensor as an array."""
