@@ -145,19 +145,12 @@ def compiled_modules() -> list[str]:
 
 
 def available() -> bool:
-    """Returns True if the compiled modules are installed (whether or not ``HENGE_PURE`` is set)."""
-    for path in COMPILED:
-        name = path[: -len(".py")].replace("/", ".")
-        parent, _, leaf = name.rpartition(".")
-        package = sys.modules.get(parent)
-        folders = getattr(package, "__path__", None)
-        if folders is None:
-            continue
-        for folder in folders:
-            suffixes = importlib.machinery.EXTENSION_SUFFIXES
-            if any(os.path.exists(os.path.join(folder, leaf + suffix)) for suffix in suffixes):
-                return True
-    return False
+    """Returns True if the compiled modules are installed (whether or not ``HENGE_PURE`` is set): the
+    core's state, compiled whenever anything is, has its extension module beside its source."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "core")
+    return any(
+        os.path.exists(os.path.join(folder, "state" + suffix)) for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    )
 
 
 def engine_path() -> str:
