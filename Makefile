@@ -17,7 +17,9 @@ $(BIN)/python:
 
 # Installing compiles the engine (setup.py, Cython; both cores): a C compiler and Python's headers
 # come first. Without them the install still works, on the slower pure-Python path, and says so.
-COMPILED_SOURCES = $(shell $(PYTHON) -c 'import runpy; print(" ".join(runpy.run_path("henge/compiled.py")["COMPILED"]))')
+# The declarations (.pxd) beside them are sources too.
+COMPILED_SOURCES = $(shell $(PYTHON) -c 'import runpy; print(" ".join(runpy.run_path("henge/compiled.py")["COMPILED"]))') \
+	$(wildcard henge/*/*.pxd henge/*/*/*.pxd)
 
 $(STAMP): pyproject.toml setup.py henge/compiled.py $(COMPILED_SOURCES) | compiler $(BIN)/python
 	$(BIN)/pip install --quiet -e .

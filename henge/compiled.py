@@ -7,8 +7,8 @@ extension module in preference to the ``.py`` beside it, so an import hook (:cla
 installed before any of them is imported) loads the ``.py`` files instead when ``HENGE_PURE=1`` asks
 for them, or where a source file changed after it was compiled.
 
-This module imports nothing of henge: ``henge/__init__.py`` imports it first, and ``setup.py`` runs
-it on its own to read :data:`COMPILED`.
+This module imports nothing of henge: ``henge/__init__.py`` imports it first (which installs the hook),
+and ``setup.py`` and the Makefile run it on their own to read :data:`COMPILED`.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ players and the search spend their time (the core's state, chains and driver, ea
 rule-based player and evaluation, the search's tree), and those the research environments spend
 theirs in (each seat's observation and its tensors)."""
 
-_NAMES = frozenset(path[: -len(".py")].replace("/", ".") for path in COMPILED)
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The folder that holds the ``henge`` package: the paths of :data:`COMPILED` are relative to it."""
 
 
 def pure_requested() -> bool:
@@ -89,38 +90,70 @@ def pure_requested() -> bool:
     return os.environ.get(PURE_ENV, "") == "1"
 
 
-class SourceFinder:
-    """An import hook that finds a module of :data:`COMPILED` as its ``.py`` source where it must.
+def _module(path: str) -> str:
+    return path[: -len(".py")].replace("/", ".")
 
-    With ``HENGE_PURE=1`` it always does. Otherwise it does where the source changed after the
-    module was compiled (a rule edited since the install): the compiled module would run the old
-    rule, so the source runs instead, and a line on standard error says to build again.
+
+def _built(root: str, path: str) -> str | None:
+    """Returns the compiled extension beside the source ``path`` (under ``root``), if there is one."""
+    stem = os.path.join(root, path[: -len(".py")])
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if os.path.exists(stem + suffix):
+            return stem + suffix
+    return None
+
+
+def stale_modules(root: str = _ROOT, paths: Sequence[str] = COMPILED) -> list[str]:
+    """Returns the modules of ``paths`` whose compiled extension is missing or older than its source
+    (the ``.py``, or the ``.pxd`` of declarations beside it), where any of them is compiled at all:
+    a compiled module is built against the others' declarations, so they are used all or none."""
+    built = {path: _built(root, path) for path in paths}
+    if not any(built.values()):
+        return []
+    stale = []
+    for path, extension in built.items():
+        if extension is None:
+            stale.append(_module(path))
+            continue
+        when = os.path.getmtime(extension)
+        sources = (os.path.join(root, path), os.path.join(root, path[: -len(".py")] + ".pxd"))
+        if any(os.path.exists(source) and os.path.getmtime(source) > when for source in sources):
+            stale.append(_module(path))
+    return stale
+
+
+class SourceFinder:
+    """An import hook that finds the modules of :data:`COMPILED` as their ``.py`` source where it must.
+
+    With ``HENGE_PURE=1`` it always does. Otherwise it does where any of them changed after it was
+    compiled (a rule edited since the install), or was not compiled: the compiled modules would run
+    the old rule, or no longer fit the source run beside them, so the whole engine runs as Python,
+    and a line on standard error says which changed and how to build again.
     """
 
-    def __init__(self, pure: bool, names: frozenset[str] | None = None) -> None:
+    def __init__(self, pure: bool, root: str = _ROOT, paths: Sequence[str] = COMPILED) -> None:
         self.pure = pure
-        self.names = _NAMES if names is None else names
-        self.stale: list[str] = []
-        """The modules found as source because they changed after they were compiled."""
+        self.names = frozenset(_module(path) for path in paths)
+        self.stale: list[str] = [] if pure else stale_modules(root, paths)
+        """The modules that changed after they were compiled (or were not): the source runs for all."""
+        self.source = pure or bool(self.stale)
+        if self.stale:
+            shown = ", ".join(self.stale[:6]) + (f" and {len(self.stale) - 6} more" if len(self.stale) > 6 else "")
+            print(
+                f"henge: {shown} changed after it was compiled (or was not compiled); the engine runs "
+                "as Python ('pip install -e .' or 'make' compiles it again)",
+                file=sys.stderr,
+            )
 
     def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> ModuleSpec | None:
-        if name not in self.names:
-            return None
+        if not self.source or name not in self.names:
+            return None  # Python's own finders: the compiled module where there is one
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.origin is None or spec.origin.endswith(".py"):
             return spec
         source = os.path.join(os.path.dirname(spec.origin), name.rpartition(".")[2] + ".py")
         if not os.path.exists(source):
             return spec
-        if not self.pure:
-            if os.path.getmtime(source) <= os.path.getmtime(spec.origin):
-                return spec
-            self.stale.append(name)
-            print(
-                f"henge: {source} changed after it was compiled; running it as Python "
-                "('pip install -e .' or 'make' compiles it again)",
-                file=sys.stderr,
-            )
         return importlib.util.spec_from_file_location(name, source)
 
 
@@ -137,7 +170,7 @@ def install_hook() -> SourceFinder:
 def compiled_modules() -> list[str]:
     """Returns the modules of :data:`COMPILED` that are imported now from a compiled extension."""
     loaded = []
-    for name in sorted(_NAMES):
+    for name in sorted(_module(path) for path in COMPILED):
         module = sys.modules.get(name)
         if module is not None and not (getattr(module, "__file__", None) or "").endswith(".py"):
             loaded.append(name)
@@ -147,10 +180,7 @@ def compiled_modules() -> list[str]:
 def available() -> bool:
     """Returns True if the compiled modules are installed (whether or not ``HENGE_PURE`` is set): the
     core's state, compiled whenever anything is, has its extension module beside its source."""
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "core")
-    return any(
-        os.path.exists(os.path.join(folder, "state" + suffix)) for suffix in importlib.machinery.EXTENSION_SUFFIXES
-    )
+    return _built(_ROOT, "henge/core/state.py") is not None
 
 
 def engine_path() -> str:
@@ -158,13 +188,12 @@ def engine_path() -> str:
     imported so far: importing henge imports the core's)."""
     compiled = compiled_modules()
     if compiled:
-        line = f"compiled ({len(compiled)} modules imported so far, built from their Python source by Cython)"
-        stale = install_hook().stale
-        if stale:
-            line += f"; run as Python, changed since compiled: {', '.join(stale)}"
-        return line
+        return f"compiled ({len(compiled)} modules imported so far, built from their Python source by Cython)"
     if pure_requested():
         return f"pure Python ({PURE_ENV}=1)"
+    stale = install_hook().stale
+    if stale:
+        return f"pure Python (changed since compiled, or not compiled: {', '.join(stale)})"
     if available():
         return "pure Python (the compiled modules were not imported)"
     return "pure Python (no compiled modules installed: built without a C compiler, or not built)"
@@ -183,4 +212,5 @@ def warn_if_pure() -> None:
         print(f"henge: the engine runs {engine_path()}; it is several times slower", file=sys.stderr)
 
 
-install_hook()
+if __name__ == "henge.compiled":  # imported as part of henge (not read by setup.py or the Makefile)
+    install_hook()

@@ -105,35 +105,49 @@ def test_both_paths_give_identical_views_records_and_returns() -> None:
         assert fast == slow, "the compiled and the pure path differ"
 
 
-def test_a_source_edited_after_compiling_runs_as_python(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A compiled module older than its source would run the old rule: the source runs instead, and
-    a line says so. (A file that is not a loadable extension stands in for the stale build: it is never
-    loaded, which is the point.)"""
+def test_a_source_edited_after_compiling_runs_the_whole_engine_as_python(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A compiled module older than its source (or its declarations) would run the old rule, and the
+    others are built against its declarations: the whole engine runs from source, and a line says so.
+    (Files that are not loadable extensions stand in for the build: they are never loaded, which is
+    the point.)"""
     package = tmp_path / "stalepkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    stale = package / f"rule{suffix}"
-    stale.write_bytes(b"not an extension")
-    source = package / "rule.py"
-    source.write_text(textwrap.dedent("VALUE = 'the edited rule'\n"))
-    os.utime(stale, (1_000_000, 1_000_000))
-    finder = compiled.SourceFinder(pure=False, names=frozenset({"stalepkg.rule"}))
-    spec = finder.find_spec("stalepkg.rule", [str(package)])
-    assert spec is not None and spec.origin == str(source)
-    assert finder.stale == ["stalepkg.rule"]
-    assert "changed after it was compiled" in capsys.readouterr().err
-    # Built after the source: the compiled module is the one found.
-    os.utime(stale, None)
-    os.utime(source, (1_000_000, 1_000_000))
-    fresh = compiled.SourceFinder(pure=False, names=frozenset({"stalepkg.rule"}))
-    spec = fresh.find_spec("stalepkg.rule", [str(package)])
-    assert spec is not None and spec.origin == str(stale)
+    paths = ["stalepkg/rule.py", "stalepkg/other.py"]
+    for name in ("rule", "other"):
+        (package / f"{name}.py").write_text(textwrap.dedent(f"VALUE = 'the {name} source'\n"))
+        (package / f"{name}{suffix}").write_bytes(b"not an extension")
+        os.utime(package / f"{name}.py", (1_000_000, 1_000_000))
+    fresh = compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths)
     assert fresh.stale == []
+    assert fresh.find_spec("stalepkg.other", [str(package)]) is None  # Python's finders: the extension
+    assert capsys.readouterr().err == ""
+    # The rule edited after the build: every module runs from its source, the unchanged one too.
+    os.utime(package / "rule.py", None)
+    finder = compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths)
+    assert finder.stale == ["stalepkg.rule"]
+    for name in ("rule", "other"):
+        spec = finder.find_spec(f"stalepkg.{name}", [str(package)])
+        assert spec is not None and spec.origin == str(package / f"{name}.py")
+    assert "stalepkg.rule changed after it was compiled" in capsys.readouterr().err
+    # Its declarations edited, or a module never compiled: the same.
+    os.utime(package / "rule.py", (1_000_000, 1_000_000))
+    (package / "other.pxd").write_text("cdef int VALUE\n")
+    assert compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths).stale == ["stalepkg.other"]
+    (package / "other.pxd").unlink()
+    (package / f"rule{suffix}").unlink()
+    assert compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths).stale == ["stalepkg.rule"]
+    # Nothing compiled at all: the pure path, with nothing to say about it here.
+    (package / f"other{suffix}").unlink()
+    assert compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths).stale == []
     # Asked for the pure path: the source, whatever the dates.
-    pure = compiled.SourceFinder(pure=True, names=frozenset({"stalepkg.rule"}))
+    (package / f"rule{suffix}").write_bytes(b"not an extension")
+    pure = compiled.SourceFinder(pure=True, root=str(tmp_path), paths=paths)
     spec = pure.find_spec("stalepkg.rule", [str(package)])
-    assert spec is not None and spec.origin == str(source)
+    assert spec is not None and spec.origin == str(package / "rule.py")
     assert compiled.SourceFinder(pure=True).find_spec("json", None) is None  # not ours: left to Python
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numbers
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import cython
 
@@ -183,13 +183,7 @@ class State:
     Compiled, it is an extension type whose fields are the ones named in ``__slots__`` (a game's
     subclass is a plain class that adds slots of its own, on either path)."""
 
-    __slots__ = ("_legal", "_log", "_past", "_recent", "game")
-    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
-        game = cython.declare(object, visibility="public")
-        _past = cython.declare(object, visibility="public")
-        _recent = cython.declare(list, visibility="public")
-        _legal = cython.declare(object, visibility="public")
-        _log = cython.declare(object, visibility="public")
+    __slots__ = ("_legal", "_log", "_past", "_recent", "game")  # compiled: the fields declared in state.pxd
 
     def __init__(self, game: Game) -> None:
         self.game = game
