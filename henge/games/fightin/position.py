@@ -15,12 +15,15 @@ from typing import Any
 import cython
 
 from henge import box
-from henge.core import Event, State, Trail
+from henge.core import Event, Trail
 from henge.games.fightin.actions import (
     COLOURS,
     OWNER,
     STOCK_PER_COLOUR,
 )
+
+if not cython.compiled:  # compiled, position.pxd cimports the core's State (a class it derives from)
+    from henge.core import State
 
 _NUMBER = box.CARD_NUMBER
 _TRILITHONS_FROM = box.TRILITHON_CARD_BASE  # the trilithon cards are the cards from here on
@@ -41,9 +44,14 @@ Entry = tuple[int, int, int, int]
 event, card), event -1 for a draw."""
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class Position(State):
     """The fields of a Fightin' position, as the rule modules read and write them; the state class
-    (``FightinState``) sets them up, copies them and adds the public API."""
+    (``FightinState``) sets them up, copies them and adds the public API.
+
+    Compiled, it is an extension type whose fields are the ones named in ``__slots__``, declared as C
+    fields in position.pxd (the rule modules cimport it from there)."""
 
     __slots__ = (
         "altar",
@@ -82,40 +90,41 @@ class Position(State):
         "winners",
     )
 
-    phase: int  # DEAL, DRAW, FLIP, CHOOSE or OVER (AUTO while the steps run)
-    step: int  # the next automatic step (actions.STEP_NAMES)
-    kind: int  # the pending decision (CHOOSE), else -1
-    player: int  # the seat being dealt to, drawing or deciding
-    event: int  # the event being dealt to, placed at or resolved (3: none)
-    round: int  # 0 during set-up, then 1..7
-    rounds: int  # the last round (7; the designer option rounds)
-    hands: list[list[int]]  # each seat's hand
-    decks: list[list[int]]  # each seat's deck, sorted by card id
-    deck_draws: list[tuple[int, ...]]  # each deck's draw outcomes, kept with the deck
-    board: list[list[int]]  # face-up cards, index event * 2 + seat
-    down: list[int]  # the face-down newcomer, index event * 2 + seat
-    monsters: list[int]  # the monster card(s) on the board
-    monster_deck: list[int]  # sorted by card id
-    discards: list[list[int]]  # each seat's discard pile
-    monster_discards: list[int]
-    loot: list[int]  # awards riding on thief card c: loot[c * 5 + colour]
-    awards: list[int]  # awards[seat * 5 + colour]
-    stock: list[int]  # F10
-    altar: int  # blue awards on the altar stone
-    lawyer: int  # the Big Lawyer's space
-    wee: list[int]  # holder of each colour's Wee Lawyer, -1 for nobody
-    gonagal: int  # seat whose Gonagal works in the event being resolved
-    lead: int  # champion, biggest drinker's owner or the Gonagal's owner
-    high: int  # Stealin': the highest thief card, -1 for none
-    second: int  # Stealin': the second-highest thief card
-    taken: int  # awards taken by the current steal so far (99: stopped)
-    habeas: list[int]  # 1 if that seat was Habeascorpusized this round
-    dropped: list[int]  # colour each seat dropped at scoring
-    scores: tuple[int, ...]  # final scores in half awards
-    winners: tuple[int, ...]
-    log: Lines  # the table's log, newest line first (observation.log_lines reads it)
-    trail: Trail | None  # the hidden moves of the history, made by the resampler's replay
-    trail_tail: list[Entry] | None  # the hidden moves recorded while it replays (None: not recorded)
+    if not cython.compiled:  # the fields (compiled: declared in position.pxd; an annotation here would clash)
+        phase: int  # DEAL, DRAW, FLIP, CHOOSE or OVER (AUTO while the steps run)
+        step: int  # the next automatic step (actions.STEP_NAMES)
+        kind: int  # the pending decision (CHOOSE), else -1
+        player: int  # the seat being dealt to, drawing or deciding
+        event: int  # the event being dealt to, placed at or resolved (3: none)
+        round: int  # 0 during set-up, then 1..7
+        rounds: int  # the last round (7; the designer option rounds)
+        hands: list[list[int]]  # each seat's hand
+        decks: list[list[int]]  # each seat's deck, sorted by card id
+        deck_draws: list[tuple[int, ...]]  # each deck's draw outcomes, kept with the deck
+        board: list[list[int]]  # face-up cards, index event * 2 + seat
+        down: list[int]  # the face-down newcomer, index event * 2 + seat
+        monsters: list[int]  # the monster card(s) on the board
+        monster_deck: list[int]  # sorted by card id
+        discards: list[list[int]]  # each seat's discard pile
+        monster_discards: list[int]
+        loot: list[int]  # awards riding on thief card c: loot[c * 5 + colour]
+        awards: list[int]  # awards[seat * 5 + colour]
+        stock: list[int]  # F10
+        altar: int  # blue awards on the altar stone
+        lawyer: int  # the Big Lawyer's space
+        wee: list[int]  # holder of each colour's Wee Lawyer, -1 for nobody
+        gonagal: int  # seat whose Gonagal works in the event being resolved
+        lead: int  # champion, biggest drinker's owner or the Gonagal's owner
+        high: int  # Stealin': the highest thief card, -1 for none
+        second: int  # Stealin': the second-highest thief card
+        taken: int  # awards taken by the current steal so far (99: stopped)
+        habeas: list[int]  # 1 if that seat was Habeascorpusized this round
+        dropped: list[int]  # colour each seat dropped at scoring
+        scores: tuple[int, ...]  # final scores in half awards
+        winners: tuple[int, ...]
+        log: Lines  # the table's log, newest line first (observation.log_lines reads it)
+        trail: Trail | None  # the hidden moves of the history, made by the resampler's replay
+        trail_tail: list[Entry] | None  # the hidden moves recorded while it replays (None: not recorded)
 
     def _chance_actions(self) -> tuple[int, ...]:
         """Returns the chance outcomes, sorted (the state's own: a tuple, kept as the legal set)."""

@@ -67,7 +67,10 @@ from henge.games.fightin.actions import (  # noqa: E402
     TITLES,
     max_game_length,
 )
-from henge.games.fightin.position import Entry, Position  # noqa: E402
+from henge.games.fightin.position import Entry  # noqa: E402
+
+if not cython.compiled:  # compiled, rules.pxd cimports Position (the class it derives from)
+    from henge.games.fightin.position import Position
 
 _DRAWS: tuple[str, ...] = ("seat 0 draws a card", "seat 1 draws a card")
 _DRAWN_TEXTS: tuple[tuple[Mapping[int, str], ...], ...] = tuple(
@@ -80,8 +83,13 @@ _DECK_DRAWS: tuple[tuple[int, ...], ...] = tuple(tuple(c + DRAW_BASE for c in de
 """The outcomes of a draw from each seat's whole deck."""
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class FightinState(Position):
-    """A position: three events with each seat's cards, the monsters, awards, lawyers, hands and decks."""
+    """A position: three events with each seat's cards, the monsters, awards, lawyers, hands and decks.
+
+    Compiled, it is an extension type (fields and methods declared in rules.pxd and position.pxd); its
+    methods stay overridable by a Python subclass on either path."""
 
     __slots__ = ("_known",)
 

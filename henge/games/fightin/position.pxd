@@ -1,0 +1,15 @@
+# The compiled Position's declarations (Cython reads this beside position.py; Python never does): the
+# fields of a Fightin' position as C fields (ints where they only ever hold ints, -1 for none), so
+# that the rule modules, which cimport it, read and write a state without a Python attribute lookup.
+
+from henge.core.state cimport State
+
+cdef class Position(State):
+    cdef public int phase, step, kind, player, event, round, rounds
+    cdef public int altar, lawyer, gonagal, lead, high, second, taken
+    cdef public list hands, decks, deck_draws, board, down, monsters, monster_deck, discards
+    cdef public list monster_discards, loot, awards, stock, wee, habeas, dropped
+    cdef public tuple scores, winners
+    cdef public object log, trail, trail_tail
+
+    cpdef tuple _chance_actions(self)
