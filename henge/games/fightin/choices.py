@@ -71,7 +71,6 @@ from henge.games.fightin.actions import (  # noqa: E402
     YELLOW,
 )
 from henge.games.fightin.position import (  # noqa: E402
-    Position,
     _act,
     _deposit,
     _discard,
@@ -83,6 +82,9 @@ from henge.games.fightin.position import (  # noqa: E402
     _values,
     monster_values,
 )
+
+if not cython.compiled:  # compiled, choices.pxd cimports Position
+    from henge.games.fightin.position import Position
 
 _COLOUR = box.CARD_COLOUR
 _TEXT = box.CARD_TEXT
@@ -106,6 +108,7 @@ _TAKES_YELLOW_LINE: tuple[tuple[str, ...], ...] = tuple(
 _KILLS: tuple[str, ...] = tuple(f"kills {text}" for text in _TEXT)
 
 
+@cython.locals(state=Position)
 def _chance(state: Position, phase: int, seat: int, after: int) -> None:
     """Sets up a chance node; its outcomes are the legal set, computed here once."""
     state.phase = phase
@@ -114,6 +117,7 @@ def _chance(state: Position, phase: int, seat: int, after: int) -> None:
     state._legal = state._chance_actions()
 
 
+@cython.locals(state=Position)
 def _ask(state: Position, kind: int, seat: int, after: int) -> None:
     """Asks ``seat`` to choose; with one option it is chosen at once, with none skipped."""
     state.kind = kind
@@ -130,7 +134,7 @@ def _ask(state: Position, kind: int, seat: int, after: int) -> None:
 
 
 @cython.ccall
-@cython.locals(kind=cython.int, seat=cython.int, event=cython.int, base=cython.int, top=cython.int)
+@cython.locals(state=Position, kind=cython.int, seat=cython.int, event=cython.int, base=cython.int, top=cython.int)
 def options(state: Position) -> tuple[int, ...]:
     """Returns the sorted actions of the pending decision (the commonest decisions first)."""
     kind = state.kind
@@ -173,7 +177,7 @@ def options(state: Position) -> tuple[int, ...]:
 
 
 @cython.cfunc
-@cython.locals(seat=cython.int, other=cython.int, colour=cython.int, loot=list, awards=list)
+@cython.locals(state=Position, seat=cython.int, other=cython.int, colour=cython.int, loot=list, awards=list)
 def _steal_options(state: Position, seat: int) -> tuple[int, ...]:
     other = 1 - seat
     loot = state.loot
@@ -188,7 +192,7 @@ def _steal_options(state: Position, seat: int) -> tuple[int, ...]:
 
 
 @cython.ccall
-@cython.locals(action=cython.int, kind=cython.int, seat=cython.int, event=cython.int, card=cython.int)
+@cython.locals(state=Position, action=cython.int, kind=cython.int, seat=cython.int, event=cython.int, card=cython.int)
 def effect(state: Position, action: int) -> None:
     """Carries out the chosen option of the pending decision (the commonest decisions first)."""
     kind = state.kind
@@ -238,7 +242,7 @@ def effect(state: Position, action: int) -> None:
 
 
 @cython.cfunc
-@cython.locals(seat=cython.int, card=cython.int)
+@cython.locals(state=Position, seat=cython.int, card=cython.int)
 def _kill(state: Position, seat: int, card: int) -> None:
     state.monsters.remove(card)
     state.monster_discards.append(card)
@@ -248,7 +252,7 @@ def _kill(state: Position, seat: int, card: int) -> None:
 
 
 @cython.cfunc
-@cython.locals(seat=cython.int, action=cython.int, colour=cython.int, card=cython.int)
+@cython.locals(state=Position, seat=cython.int, action=cython.int, colour=cython.int, card=cython.int)
 def _steal(state: Position, seat: int, action: int) -> None:
     thief = _TEXT[state.high]
     if action == DONE:

@@ -134,7 +134,6 @@ from henge.games.fightin.actions import (  # noqa: E402
 )
 from henge.games.fightin.choices import _ask, _chance  # noqa: E402
 from henge.games.fightin.position import (  # noqa: E402
-    Position,
     _deposit,
     _discard,
     _from_stock,
@@ -148,6 +147,9 @@ from henge.games.fightin.position import (  # noqa: E402
     _values,
     monster_values,
 )
+
+if not cython.compiled:  # compiled, events.pxd cimports Position
+    from henge.games.fightin.position import Position
 from henge.games.fightin.position import value as value  # noqa: E402  (a card's worth, F3, as the events count it)
 from henge.games.fightin.scoring import _finish, _score, _score_other  # noqa: E402
 
@@ -163,6 +165,7 @@ _LAWYER_SPACES: tuple[str, ...] = tuple(f"{n} ({box.colour_of(n)})" if n else ""
 """Each space of the Big Lawyer's track (1..30) with its colour, as the log names it."""
 
 
+@cython.locals(state=Position)
 def run(state: Position) -> None:
     """Runs automatic steps until a chance node, a decision or the end."""
     state.phase = AUTO
@@ -175,7 +178,7 @@ def run(state: Position) -> None:
 
 
 @cython.cfunc
-@cython.locals(step=cython.int)
+@cython.locals(state=Position, step=cython.int)
 def _run_step(state: Position, step: int) -> None:
     """Runs step ``step`` as ``_STEPS[step](state)`` does, by direct calls (the commonest steps first)."""
     if step == PLACES:
@@ -244,6 +247,7 @@ def _run_step(state: Position, step: int) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _deals(state: Position) -> None:
     """F1: each seat deals one card face up to each event, seat 0 first."""
     for seat in (0, 1):
@@ -257,7 +261,7 @@ def _deals(state: Position) -> None:
 
 
 @cython.ccall
-@cython.locals(seat=cython.int)
+@cython.locals(state=Position, seat=cython.int)
 def _draws(state: Position) -> None:
     """F12: each seat draws up to five, or all its deck holds; seat 0 first."""
     hands = state.hands
@@ -273,6 +277,7 @@ def _draws(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _start_round(state: Position) -> None:
     state.round += 1
     _note(state, _ROUND_STARTS[state.round])
@@ -280,7 +285,7 @@ def _start_round(state: Position) -> None:
 
 
 @cython.ccall
-@cython.locals(seat=cython.int, event=cython.int)
+@cython.locals(state=Position, seat=cython.int, event=cython.int)
 def _places(state: Position) -> None:
     """F2: seat 0 then seat 1 places one hand card face down at each event, in event order."""
     hands = state.hands
@@ -296,7 +301,7 @@ def _places(state: Position) -> None:
 
 
 @cython.cfunc
-@cython.locals(event=cython.int, seat=cython.int, at=cython.int, card=cython.int)
+@cython.locals(state=Position, event=cython.int, seat=cython.int, at=cython.int, card=cython.int)
 def _reveal(state: Position, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
@@ -324,6 +329,7 @@ def _reveal(state: Position, event: int) -> None:
 
 
 @cython.cfunc
+@cython.locals(state=Position)
 def _end_gonagal(state: Position) -> None:
     """F14: the working Gonagal is the card discarded at the end of its event."""
     seat = state.gonagal
@@ -335,6 +341,7 @@ def _end_gonagal(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_start(state: Position) -> None:
     _reveal(state, FIGHT)
     if state.gonagal >= 0:  # F14: the next monster is flipped for the Gonagal
@@ -353,11 +360,13 @@ def _fight_start(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_tie(state: Position) -> None:
     _ask(state, DISCARD_HIGHEST, 1, DRINK_START)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_resolve(state: Position) -> None:
     lead = state.lead
     fighters = _total(_values(state), state.board[FIGHT * 2 + lead])
@@ -371,38 +380,45 @@ def _fight_resolve(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_killed(state: Position) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _ask(state, DISCARD_OWN, state.lead, FIGHT_OTHER_DISCARDS)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_other_discards(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_START)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_clobbered(state: Position) -> None:
     _ask(state, DISCARD_OTHER, 1 - state.lead, FIGHT_CLOBBER_MONSTER)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_clobber_monster(state: Position) -> None:
     _give(state, 1 - state.lead, WHITE, _multiplier(state))
     _ask(state, DISCARD_MONSTER, 1 - state.lead, DRINK_START)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_gonagal_kill(state: Position) -> None:
     _ask(state, KILL, state.lead, FIGHT_GONAGAL_DISCARD)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_gonagal_discard(state: Position) -> None:
     _ask(state, DISCARD_OTHER, state.lead, FIGHT_GONAGAL_END)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _fight_gonagal_end(state: Position) -> None:
     _give(state, state.lead, RED, _multiplier(state))
     _give(state, state.lead, WHITE, _multiplier(state))
@@ -414,6 +430,7 @@ def _fight_gonagal_end(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _drink_start(state: Position) -> None:
     state.altar += _from_stock(state, BLUE, _multiplier(state))  # F14: served before anything else
     _reveal(state, DRINK)
@@ -446,27 +463,32 @@ def _drink_start(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _drink_tie(state: Position) -> None:
     _ask(state, DISCARD_HIGHEST, 1, STEAL_START)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _drink_other_discards(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, STEAL_START)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _drink_passed_out(state: Position) -> None:
     _ask(state, DISCARD_OWN, 1 - state.lead, DRINK_GREEN)
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _drink_green(state: Position) -> None:
     _give(state, 1 - state.lead, GREEN, _multiplier(state))
     state.step = STEAL_START
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _drink_gonagal_end(state: Position) -> None:
     lead = state.lead
     _note(state, f"seat {lead}'s Gonagal takes {state.altar} blue from the altar")
@@ -481,6 +503,7 @@ def _drink_gonagal_end(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _rank(state: Position) -> tuple[int, int]:
     """F6: the highest and second-highest thief cards (-1 where tied thieves cancel)."""
     values = _values(state)
@@ -494,6 +517,7 @@ def _rank(state: Position) -> tuple[int, int]:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_start(state: Position) -> None:
     _reveal(state, STEAL)
     state.taken = 0
@@ -509,6 +533,7 @@ def _steal_start(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_high(state: Position) -> None:
     if state.high >= 0 and state.taken < _multiplier(state):
         _ask(state, STEAL_AWARDS, OWNER[state.high], STEAL_HIGH)
@@ -518,6 +543,7 @@ def _steal_high(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_second(state: Position) -> None:
     if state.second >= 0 and state.taken < _multiplier(state):
         _ask(state, TAKE_YELLOWS, OWNER[state.second], STEAL_SECOND)
@@ -527,6 +553,7 @@ def _steal_second(state: Position) -> None:
 
 
 @cython.cfunc
+@cython.locals(state=Position)
 def _move_lawyer(state: Position) -> None:
     """F8: one space down per award on the thieves; 1 wraps to 30."""
     loot = state.loot
@@ -536,6 +563,7 @@ def _move_lawyer(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_lawyer(state: Position) -> None:
     state.high = state.second = -1  # the steals are over
     _move_lawyer(state)
@@ -556,6 +584,7 @@ def _steal_lawyer(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_scarper(state: Position) -> None:
     if not state.habeas[0]:
         _ask(state, SCARPER, 0, STEAL_SCARPER_OTHER)
@@ -564,6 +593,7 @@ def _steal_scarper(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_scarper_other(state: Position) -> None:
     if not state.habeas[1]:
         _ask(state, SCARPER, 1, STEAL_WEE_LAWYER)
@@ -571,6 +601,7 @@ def _steal_scarper_other(state: Position) -> None:
         state.step = STEAL_WEE_LAWYER
 
 
+@cython.locals(state=Position)
 def _steal_wee_lawyer(state: Position) -> None:
     state.step = ROUND_END
     if state.habeas[0] == state.habeas[1]:
@@ -587,6 +618,7 @@ def _steal_wee_lawyer(state: Position) -> None:
 
 
 @cython.cfunc
+@cython.locals(state=Position)
 def _steal_gonagal(state: Position) -> None:
     """F14: the Gonagal takes the opposing loot and its yellow award(s); nobody is caught."""
     lead = state.lead = state.gonagal
@@ -600,6 +632,7 @@ def _steal_gonagal(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _steal_gonagal_end(state: Position) -> None:
     _deposit(state, GONAGAL[state.gonagal])  # F9: its loot goes to its owner as it leaves
     _end_gonagal(state)
@@ -607,6 +640,7 @@ def _steal_gonagal_end(state: Position) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _round_end(state: Position) -> None:
     state.event = NO_EVENT
     state.gonagal = state.lead = state.high = state.second = -1

@@ -134,6 +134,7 @@ class Position(State):
 # -- values ---------------------------------------------------------------------
 
 
+@cython.locals(state=Position)
 def value(state: Position, card: int) -> int:
     """F3: a player's card is worth its number, or 0 under its owner's Wee Lawyer of its colour."""
     return _values(state)[card]
@@ -144,7 +145,15 @@ _VALUES: list[tuple[int, ...] | None] = [None] * 3**5
 
 
 @cython.ccall
-@cython.locals(key=cython.int, white=cython.int, blue=cython.int, green=cython.int, yellow=cython.int, red=cython.int)
+@cython.locals(
+    state=Position,
+    key=cython.int,
+    white=cython.int,
+    blue=cython.int,
+    green=cython.int,
+    yellow=cython.int,
+    red=cython.int,
+)
 def _values(state: Position) -> tuple[int, ...]:
     """Returns value() of every card (indexed by card) under the Wee Lawyers as they stand (F3)."""
     wee = state.wee
@@ -184,6 +193,7 @@ def monster_values(monsters: list[int]) -> list[int]:
     return values
 
 
+@cython.locals(state=Position)
 def _points(state: Position, seat: int) -> list[int]:
     """F11: each colour's awards in half awards; a held Wee Lawyer's colour counts half."""
     held = state.awards[seat * 5 : seat * 5 + 5]
@@ -193,10 +203,12 @@ def _points(state: Position, seat: int) -> list[int]:
 # -- awards and cards -------------------------------------------------------------------
 
 
+@cython.locals(state=Position)
 def _multiplier(state: Position) -> int:
     return 2 if state.round == state.rounds else 1  # the seventh (last) round is worth double
 
 
+@cython.locals(state=Position)
 def _from_stock(state: Position, colour: int, count: int) -> int:
     """Takes up to ``count`` awards of a colour from stock; F10: what the stock lacks is not given."""
     count = min(count, state.stock[colour])
@@ -204,7 +216,7 @@ def _from_stock(state: Position, colour: int, count: int) -> int:
     return count
 
 
-@cython.locals(seat=cython.int, colour=cython.int, count=cython.int)
+@cython.locals(state=Position, seat=cython.int, colour=cython.int, count=cython.int)
 def _give(state: Position, seat: int, colour: int, count: int) -> None:
     """Gives a seat ``count`` awards of a colour from stock."""
     count = _from_stock(state, colour, count)
@@ -213,7 +225,9 @@ def _give(state: Position, seat: int, colour: int, count: int) -> None:
         _note(state, _EARNS[seat][colour][count])
 
 
-@cython.locals(card=cython.int, owner=cython.int, at=cython.int, colour=cython.int, count=cython.int, loot=list)
+@cython.locals(
+    state=Position, card=cython.int, owner=cython.int, at=cython.int, colour=cython.int, count=cython.int, loot=list
+)
 def _discard(state: Position, card: int) -> None:
     """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
     owner = OWNER[card]
@@ -236,13 +250,13 @@ def _discard(state: Position, card: int) -> None:
                 loot[at + colour] = 0
 
 
-@cython.locals(card=cython.int, at=cython.int)
+@cython.locals(state=Position, card=cython.int, at=cython.int)
 def _loot_count(state: Position, card: int) -> int:
     at = card * 5
     return sum(state.loot[at : at + 5])
 
 
-@cython.locals(source=cython.int, target=cython.int, colour=cython.int, loot=list)
+@cython.locals(state=Position, source=cython.int, target=cython.int, colour=cython.int, loot=list)
 def _move_loot(state: Position, source: int, target: int) -> None:
     loot = state.loot
     for colour in range(5):
@@ -250,7 +264,9 @@ def _move_loot(state: Position, source: int, target: int) -> None:
         loot[source * 5 + colour] = 0
 
 
-@cython.locals(card=cython.int, at=cython.int, owner=cython.int, colour=cython.int, loot=list, awards=list)
+@cython.locals(
+    state=Position, card=cython.int, at=cython.int, owner=cython.int, colour=cython.int, loot=list, awards=list
+)
 def _deposit(state: Position, card: int) -> None:
     loot = state.loot
     at = card * 5
@@ -262,6 +278,7 @@ def _deposit(state: Position, card: int) -> None:
             loot[at + colour] = 0
 
 
+@cython.locals(state=Position)
 def _take_wee_lawyer(state: Position, seat: int, colour: int) -> None:
     state.wee[colour] = seat
     _note(state, f"seat {seat} takes the {COLOURS[colour]} Wee Lawyer")
@@ -271,12 +288,14 @@ def _take_wee_lawyer(state: Position, seat: int, colour: int) -> None:
 
 
 @cython.ccall
+@cython.locals(state=Position)
 def _note(state: Position, text: str) -> None:
     """A public line of the table, the rules' doing (actor -1): the log and every seat's record."""
     state.log = (state.log, text)  # state.log_line(text)
     state._log = Event(state._log, -1, text, None)
 
 
+@cython.locals(state=Position)
 def _act(state: Position, seat: int, text: str, line: str | None = None) -> None:
     """A seat's public move: ``text`` in the record (the entry names the seat), ``line`` in the
     log (default: ``seat N`` and the text); no line for a move the log does not tell."""

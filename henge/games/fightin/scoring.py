@@ -6,19 +6,27 @@ for best); each seat's score is then its points less the dropped colour's, in ha
 
 from __future__ import annotations
 
+import cython
+
 from henge.games.fightin.actions import DROP_COLOUR, FINISH, OVER, SCORE_OTHER
 from henge.games.fightin.choices import _ask
-from henge.games.fightin.position import Position, _note, _points
+from henge.games.fightin.position import _note, _points
+
+if not cython.compiled:  # compiled, scoring.pxd cimports Position
+    from henge.games.fightin.position import Position
 
 
+@cython.locals(state=Position)
 def _score(state: Position) -> None:
     _ask(state, DROP_COLOUR, 0, SCORE_OTHER)
 
 
+@cython.locals(state=Position)
 def _score_other(state: Position) -> None:
     _ask(state, DROP_COLOUR, 1, FINISH)
 
 
+@cython.locals(state=Position)
 def _finish(state: Position) -> None:
     scores = []
     for seat in (0, 1):
