@@ -208,8 +208,9 @@ class FightinState(Position):
         """Lists each deck's draw outcomes afresh (decks set from outside the rules)."""
         self.deck_draws = [tuple([c + DRAW_BASE for c in deck]) for deck in self.decks]
 
+    @cython.locals(hands=list, decks=list, discards=list)
     def _copy(self) -> FightinState:
-        new = FightinState.__new__(FightinState)
+        new = cython.declare(FightinState, FightinState.__new__(FightinState))  # its fields set directly, compiled
         new.game = self.game
         new.phase = self.phase
         new.step = self.step
@@ -218,14 +219,17 @@ class FightinState(Position):
         new.event = self.event
         new.round = self.round
         new.rounds = self.rounds
-        new.hands = [self.hands[0][:], self.hands[1][:]]
-        new.decks = [self.decks[0][:], self.decks[1][:]]
+        hands = self.hands
+        decks = self.decks
+        discards = self.discards
+        new.hands = [hands[0][:], hands[1][:]]
+        new.decks = [decks[0][:], decks[1][:]]
         new.deck_draws = self.deck_draws[:]
         new.board = [cards[:] for cards in self.board]
         new.down = self.down[:]
         new.monsters = self.monsters[:]
         new.monster_deck = self.monster_deck[:]
-        new.discards = [self.discards[0][:], self.discards[1][:]]
+        new.discards = [discards[0][:], discards[1][:]]
         new.monster_discards = self.monster_discards[:]
         new.loot = self.loot[:]
         new.awards = self.awards[:]
