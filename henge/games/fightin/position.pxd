@@ -13,3 +13,18 @@ cdef class Position(State):
     cdef public object log, trail, trail_tail
 
     cpdef tuple _chance_actions(self)
+
+# The helpers the rule modules call, as C functions they cimport (each still a Python function too).
+cpdef _values(Position state)
+cpdef _total(tuple values, list cards)
+cpdef monster_values(monsters)
+cpdef _points(Position state, seat)
+cpdef int _multiplier(Position state) except? -1
+cpdef _give(Position state, int seat, int colour, int count)
+cpdef _discard(Position state, int card)
+cpdef _loot_count(Position state, int card)
+cpdef _move_loot(Position state, int source, int target)
+cpdef _deposit(Position state, int card)
+cpdef _take_wee_lawyer(Position state, seat, colour)
+cpdef _note(Position state, text)
+cpdef _act(Position state, seat, text, line=*)

@@ -1,7 +1,10 @@
 # The compiled FightinState's declarations (Cython reads this beside rules.py; Python never does): its
 # own field and the public API hooks as overridable C methods (cpdef: a Python subclass of the state
-# can still override any of them, and its override is the one the rules call).
+# can still override any of them, and its override is the one the rules call); and the rule modules'
+# entry points, cimported so that the hooks call them directly.
 
+from henge.games.fightin.choices cimport effect, options
+from henge.games.fightin.events cimport run
 from henge.games.fightin.position cimport Position
 
 cdef class FightinState(Position):

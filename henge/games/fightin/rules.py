@@ -31,8 +31,8 @@ import cython
 
 from henge import box
 from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, Trail, trail_entries
-from henge.games.fightin import choices, events, observation
 from henge.games.fightin import fields as state_fields
+from henge.games.fightin import observation
 
 # The phases and action bases the public API hooks compare and count with: C ints where compiled.
 cython.declare(
@@ -67,6 +67,8 @@ from henge.games.fightin.actions import (  # noqa: E402
     TITLES,
     max_game_length,
 )
+from henge.games.fightin.choices import effect, options  # noqa: E402
+from henge.games.fightin.events import run  # noqa: E402
 from henge.games.fightin.position import Entry  # noqa: E402
 
 if not cython.compiled:  # compiled, rules.pxd cimports Position (the class it derives from)
@@ -143,7 +145,7 @@ class FightinState(Position):
         return CHANCE
 
     def _legal_actions(self) -> tuple[int, ...]:
-        return choices.options(self)
+        return options(self)
 
     uniform_chance = True  # G1: every deal, draw and flip is uniform over its deck
 
@@ -163,7 +165,7 @@ class FightinState(Position):
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == CHOOSE:
-            choices.effect(self, action)
+            effect(self, action)
         elif phase == DRAW:
             seat = self.player
             card = action - DRAW_BASE
@@ -194,7 +196,7 @@ class FightinState(Position):
             else:  # the narrator tells the first monster from the observation, not the log
                 self._record(CHANCE, f"the first monster is {box.CARD_TEXT[card]}")
         self.kind = -1
-        events.run(self)
+        run(self)  # the automatic steps, up to the next chance node or decision
 
     def _deal_from_deck(self, seat: int, card: int) -> None:
         """Takes ``card`` out of the seat's deck, and its draw out of the deck's draw outcomes (as a

@@ -1,4 +1,5 @@
-# Cython reads this beside the module's .py (Python never does): the state's type, cimported so that
-# the rule steps read and write its C fields directly (their ``state`` is declared a Position).
+# Cython reads this beside scoring.py (Python never does): the state's type and the helpers the
+# scoring steps call, cimported so that they read the state's C fields and call the helpers directly.
 
-from henge.games.fightin.position cimport Position
+from henge.games.fightin.choices cimport _ask
+from henge.games.fightin.position cimport Position, _note, _points
