@@ -213,8 +213,9 @@ class FightinState(Position):
     @cython.locals(hands=list, decks=list, discards=list)
     def _copy(self) -> FightinState:
         cls = type(self)  # a designer's subclass (a rule changed in Python) copies as itself
-        new = cython.declare(FightinState)
-        new = FightinState.__new__(FightinState) if cls is FightinState else cls.__new__(cls)
+        new = cython.declare(
+            FightinState, FightinState.__new__(FightinState) if cls is FightinState else cls.__new__(cls)
+        )
         new.game = self.game
         new.phase = self.phase
         new.step = self.step
