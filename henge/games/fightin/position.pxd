@@ -12,7 +12,7 @@ cdef class Position(State):
     cdef public tuple scores, winners
     cdef public object log, trail, trail_tail
 
-    cpdef tuple _chance_actions(self)
+    cpdef _chance_actions(self)
 
 # The helpers the rule modules call, as C functions they cimport (each still a Python function too).
 cpdef _values(Position state)

@@ -11,8 +11,8 @@ cdef class FightinState(Position):
     cdef public object _known
 
     cpdef int current_player(self)
-    cpdef tuple _legal_actions(self)
-    cpdef tuple _chance_actions(self)
+    cpdef _legal_actions(self)
+    cpdef _chance_actions(self)
     cpdef _apply(self, int action)
     cpdef _deal_from_deck(self, int seat, int card)
     cpdef _list_deck_draws(self)
