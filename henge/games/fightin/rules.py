@@ -309,7 +309,7 @@ class FightinState(Position):
         for i, card in zip(rest, rng.sample(unseen, len(rest)), strict=True):
             drawn[i] = card
         placed = {(rnd, event): drawn[pick] for (rnd, event, _), pick in zip(places, source, strict=True)}
-        new = FightinState(self.game)
+        new = type(self)(self.game)  # a designer's subclass resamples as itself
         draw = 0
         for action in self.history():
             if new.phase == DRAW and new.player == other:
@@ -326,7 +326,7 @@ class FightinState(Position):
         known = self._known
         if known is not None and known[0] is self._log:
             return known[1]
-        walk = FightinState(self.game)
+        walk = type(self)(self.game)
         tail: list[Entry] = []
         walk.trail_tail = tail
         trail: Trail | None = None
