@@ -240,7 +240,7 @@ class StonerushState(State):
             return [_START + k for k in range(self.n)]
         return self.draw  # kept sorted
 
-    @cython.locals(phase=cython.int, seat=cython.int, card=cython.int, hand=list, discarded=tuple)
+    @cython.locals(phase=cython.int, seat=cython.int, card=cython.int, hand=list, draw=list, discarded=list)
     def _apply(self, action: int) -> None:
         phase = self.phase
         seat = self.player
@@ -260,8 +260,9 @@ class StonerushState(State):
                 card = action - _DISCARD
                 hand.remove(card)
                 self.discard.append(card)
-                discarded = self.discarded
-                self.discarded = (*discarded[:seat], (*discarded[seat], _TEXT[card]), *discarded[seat + 1 :])
+                discarded = list(self.discarded)
+                discarded[seat] += (_TEXT[card],)
+                self.discarded = tuple(discarded)
                 self._log = Event(self._log, seat, _DISCARDS[card], None)
                 if not hand:  # nothing left to keep: no choice remains
                     self._end_discards()
@@ -278,7 +279,8 @@ class StonerushState(State):
             self.phase = _PLAYING
             self._record(CHANCE, f"seat {self.start} starts")
         else:  # a draw, at the deal or at the end of a turn
-            self.draw.remove(action)
+            draw = self.draw
+            del draw[bisect_left(draw, action)]  # the draw pile is kept sorted
             hand = self.hands[seat]
             hand.append(action)
             public, private = _DRAW_TEXTS[phase == _DRAWING][seat]
@@ -302,7 +304,11 @@ class StonerushState(State):
         new.end = self.end
         new.hand_size = self.hand_size
         new.pos = self.pos[:]
-        new.hands = [h[:] for h in self.hands]
+        hands: list = []
+        hand: list
+        for hand in self.hands:
+            hands.append(hand[:])
+        new.hands = hands
         new.draw = self.draw[:]
         new.discard = self.discard[:]
         new.played = self.played[:]
@@ -325,7 +331,7 @@ class StonerushState(State):
 
     @cython.locals(
         played=list,
-        pushed=tuple,
+        pushed=list,
         seat=cython.int,
         colour=cython.int,
         card=cython.int,
@@ -350,10 +356,11 @@ class StonerushState(State):
             text = f"ends the play: the {DRUIDS[colour]} druid stays on {before}"
         else:
             text = f"ends the play: the {DRUIDS[colour]} druid moves from {before} to {after}"
-            pushed = self.pushed
+            pushed = list(self.pushed)
             mine = list(pushed[seat])
             mine[colour] += after - before
-            self.pushed = (*pushed[:seat], tuple(mine), *pushed[seat + 1 :])
+            pushed[seat] = tuple(mine)
+            self.pushed = tuple(pushed)
         self._log = Event(self._log, seat, text, None)
         self.discard.extend(played)  # S6: played cards go to the discard pile first
         self.played = []
@@ -373,8 +380,7 @@ class StonerushState(State):
         target = min(start + net, end) if net > 0 else max(start + net, 1)
         if target != start:
             step = 1 if net > 0 else -1
-            others = [p for d, p in enumerate(pos) if d != druid]
-            while 1 < target < end and target in others:
+            while 1 < target < end and _taken(pos, druid, target):
                 target += step
             pos[druid] = target
         return pos[druid]
@@ -864,6 +870,17 @@ def _play_colour(cards: Sequence[int]) -> int:
         if colour != _BLACK:
             return colour
     return _BLACK
+
+
+@cython.cfunc
+@cython.returns(cython.bint)
+@cython.locals(pos=list, druid=cython.int, space=cython.int, other=cython.int)
+def _taken(pos: list[int], druid: int, space: int) -> bool:
+    """Whether a druid other than ``druid`` stands on ``space`` (S5)."""
+    for other in range(5):  # noqa: SIM110 (a loop over C ints where compiled, not a generator)
+        if other != druid and pos[other] == space:
+            return True
+    return False
 
 
 def _dealt_trilithon(seat: int, colour: int) -> str:
