@@ -540,7 +540,7 @@ class StonerushState(State):
         plan = self._plan_for(player)
         actions = self.history()
         new = self._copy()
-        private: dict[int, dict[int, str]] = {}
+        private: dict[int, Mapping[int, str]] = {}
         colours = rng.sample(plan.colours, len(plan.trilithons))
         for (step, seat, event), colour in zip(plan.trilithons, colours, strict=True):
             actions[step] = box.TRILITHON_CARD_BASE + colour
@@ -569,8 +569,8 @@ class StonerushState(State):
                 actions[step] = card
                 kept[draws[step][0]].append((step, card))  # never seen again: still in that hand
             del pile[: len(open_steps)]  # the last filling's rest is the draw pile
-        for step, (seat, verb, event) in draws.items():
-            private[event] = {seat: _drawn(seat, verb, actions[step])}
+        for step, (seat, verb, event) in draws.items():  # the drawer's own text of the card now drawn (shared)
+            private[event] = _DRAW_TEXTS[_VERBS.index(verb)][seat][1][actions[step]]
         for seat in range(self.n):
             if seat != player:
                 new.hands[seat] = [card for _, card in sorted(kept[seat])]
@@ -905,11 +905,6 @@ def _taken(pos: list[int], druid: int, space: int) -> bool:
 def _dealt_trilithon(seat: int, colour: int) -> str:
     """The text only ``seat`` reads of the trilithon card it is dealt."""
     return f"seat {seat} is dealt T-{DRUIDS[colour]}"
-
-
-def _drawn(seat: int, verb: str, card: int) -> str:
-    """The text only ``seat`` reads of the card it is dealt or draws."""
-    return f"seat {seat} {verb} {_TEXT[card]}"
 
 
 def _rewritten(events: list[Event], private: Mapping[int, Mapping[int, str]]) -> Event | None:
