@@ -38,12 +38,14 @@ from henge.core import (
     Game,
     GameInfo,
     Option,
-    State,
     check,
     load_cards,
     load_int,
     made,
 )
+
+if not cython.compiled:  # compiled, the base is the extension type cimported in rules.pxd
+    from henge.core.state import State
 
 TRACKS: tuple[int, ...] = tuple(range(10, 31))
 """Designer option ``track``: the space that ends the race on the sarsen stones (S7 names 30)."""
@@ -78,6 +80,17 @@ _CHANCE_TEXTS = tuple(f"draw {t}" for t in box.CARD_TEXT) + tuple(f"start seat {
 DEAL_TRILITHONS, DEAL_HANDS, CHOOSE_START, PLAY, DISCARD, DRAW, OVER = range(7)
 _PHASE_NAMES = ("deal trilithons", "deal hands", "choose start", "play", "discard", "draw", "over")
 _SETUP = (DEAL_TRILITHONS, DEAL_HANDS, CHOOSE_START)
+# The phases and ``done`` as the rules compare them: C ints where the module is compiled (the same values).
+_DEALING_TRILITHONS = cython.declare(cython.int, DEAL_TRILITHONS)
+_DEALING_HANDS = cython.declare(cython.int, DEAL_HANDS)
+_CHOOSING_START = cython.declare(cython.int, CHOOSE_START)
+_PLAYING = cython.declare(cython.int, PLAY)
+_DISCARDING = cython.declare(cython.int, DISCARD)
+_DRAWING = cython.declare(cython.int, DRAW)
+_OVER = cython.declare(cython.int, OVER)
+_DONE = cython.declare(cython.int, DONE)
+_AT_CHANCE = cython.declare(cython.int, CHANCE)
+_AT_END = cython.declare(cython.int, TERMINAL)
 
 # The private constants and tables are C ints and tuples where the module is compiled (the same values).
 _COLOUR = cython.declare(tuple, box.CARD_COLOUR)
@@ -124,8 +137,13 @@ class _Plan:
         self.events: list[Event] = []
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class StonerushState(State):
-    """A Stonerush position: five druids on the track, hands, piles and secret trilithon cards."""
+    """A Stonerush position: five druids on the track, hands, piles and secret trilithon cards.
+
+    Compiled, it is an extension type whose fields (named in ``__slots__``) and rule methods are
+    declared in ``rules.pxd``; every method stays overridable by a subclass written in Python."""
 
     __slots__ = (
         "_plan",
@@ -162,7 +180,7 @@ class StonerushState(State):
         self.discard: list[int] = []
         self.played: list[int] = []
         self.trilithon: list[int] = [-1] * self.n  # colour index per seat, -1 until dealt
-        self.phase: int = DEAL_TRILITHONS
+        self.phase: int = _DEALING_TRILITHONS
         self.player: int = 0  # the seat being dealt to, or the seat to move
         self.start: int = -1
         self.turns: int = 0
@@ -182,19 +200,19 @@ class StonerushState(State):
     @cython.locals(phase=cython.int)
     def current_player(self) -> int:
         phase = self.phase
-        if phase == PLAY or phase == DISCARD:
+        if phase == _PLAYING or phase == _DISCARDING:
             return self.player
-        if phase == OVER:
-            return TERMINAL
-        return CHANCE
+        if phase == _OVER:
+            return _AT_END
+        return _AT_CHANCE
 
     @cython.locals(hand=list, legal=list, played=list, colour=cython.int, card=cython.int, card_colour=cython.int)
     def _legal_actions(self) -> list[int]:
         hand = self.hands[self.player]
-        if self.phase == DISCARD:
+        if self.phase == _DISCARDING:
             legal = [c + _DISCARD for c in sorted(hand)]
             if len(hand) <= _KEEP:
-                legal.append(DONE)
+                legal.append(_DONE)
             return legal
         played = self.played
         colour = _play_colour(played)
@@ -208,81 +226,89 @@ class StonerushState(State):
                     legal.append(card)
             legal.sort()
         if played:
-            legal.append(DONE)
+            legal.append(_DONE)
         return legal
 
     uniform_chance = True  # G1: every deal, draw and start is uniform
 
     def _chance_actions(self) -> list[int]:
         phase = self.phase
-        if phase == DEAL_TRILITHONS:
+        if phase == _DEALING_TRILITHONS:
             dealt = set(self.trilithon)
             return [box.TRILITHON_CARD_BASE + k for k in range(5) if k not in dealt]
-        if phase == CHOOSE_START:
+        if phase == _CHOOSING_START:
             return [_START + k for k in range(self.n)]
         return self.draw  # kept sorted
 
-    @cython.locals(phase=cython.int, seat=cython.int, card=cython.int, hand=list, discarded=tuple)
+    @cython.locals(phase=cython.int, seat=cython.int, card=cython.int, hand=list, draw=list, discarded=list)
     def _apply(self, action: int) -> None:
         phase = self.phase
         seat = self.player
-        if phase == PLAY:
-            if action == DONE:
+        if phase == _PLAYING:
+            if action == _DONE:
                 self._resolve_play()
             else:
                 self.hands[seat].remove(action)
                 self.played.append(action)
                 self._log = Event(self._log, seat, _PLAYS[action], None)
-        elif phase == DISCARD:
+        elif phase == _DISCARDING:
             hand = self.hands[seat]
-            if action == DONE:
+            if action == _DONE:
                 self._log = Event(self._log, seat, f"keeps {len(hand)} card{'' if len(hand) == 1 else 's'}", None)
                 self._end_discards()
             else:
                 card = action - _DISCARD
                 hand.remove(card)
                 self.discard.append(card)
-                discarded = self.discarded
-                self.discarded = (*discarded[:seat], (*discarded[seat], _TEXT[card]), *discarded[seat + 1 :])
+                discarded = list(self.discarded)
+                discarded[seat] += (_TEXT[card],)
+                self.discarded = tuple(discarded)
                 self._log = Event(self._log, seat, _DISCARDS[card], None)
                 if not hand:  # nothing left to keep: no choice remains
                     self._end_discards()
-        elif phase == DEAL_TRILITHONS:
+        elif phase == _DEALING_TRILITHONS:
             colour = action - box.TRILITHON_CARD_BASE
             self.trilithon[seat] = colour
             self._record(CHANCE, f"seat {seat} is dealt a trilithon card", {seat: _dealt_trilithon(seat, colour)})
             self.player += 1
             if self.player == self.n:
                 self.player = 0
-                self.phase = DEAL_HANDS
-        elif phase == CHOOSE_START:
+                self.phase = _DEALING_HANDS
+        elif phase == _CHOOSING_START:
             self.start = self.player = action - _START
-            self.phase = PLAY
+            self.phase = _PLAYING
             self._record(CHANCE, f"seat {self.start} starts")
         else:  # a draw, at the deal or at the end of a turn
-            self.draw.remove(action)
+            draw = self.draw
+            del draw[_sorted_index(draw, action)]  # the draw pile is kept sorted
             hand = self.hands[seat]
             hand.append(action)
-            public, private = _DRAW_TEXTS[phase == DRAW][seat]
+            public, private = _DRAW_TEXTS[phase == _DRAWING][seat]
             self._log = Event(self._log, CHANCE, public, private[action])
-            if phase == DEAL_HANDS:
+            if phase == _DEALING_HANDS:
                 if len(hand) == self.hand_size:
                     self.player += 1
                     if self.player == self.n:
-                        self.phase = CHOOSE_START
+                        self.phase = _CHOOSING_START
             elif len(hand) == self.hand_size:
                 self._next_turn()
             elif not self.draw:
                 self._refill_draw_pile()
 
+    @cython.annotation_typing(True)
     def _copy(self) -> StonerushState:
-        new = StonerushState.__new__(StonerushState)
+        cls = type(self)
+        new: StonerushState = StonerushState.__new__(StonerushState) if cls is StonerushState else cls.__new__(cls)
         new.game = self.game
         new.n = self.n
         new.end = self.end
         new.hand_size = self.hand_size
         new.pos = self.pos[:]
-        new.hands = [h[:] for h in self.hands]
+        hands: list = []
+        hand: list
+        for hand in self.hands:
+            hands.append(hand[:])
+        new.hands = hands
         new.draw = self.draw[:]
         new.discard = self.discard[:]
         new.played = self.played[:]
@@ -305,7 +331,7 @@ class StonerushState(State):
 
     @cython.locals(
         played=list,
-        pushed=tuple,
+        pushed=list,
         seat=cython.int,
         colour=cython.int,
         card=cython.int,
@@ -330,23 +356,22 @@ class StonerushState(State):
             text = f"ends the play: the {DRUIDS[colour]} druid stays on {before}"
         else:
             text = f"ends the play: the {DRUIDS[colour]} druid moves from {before} to {after}"
-            pushed = self.pushed
+            pushed = list(self.pushed)
             mine = list(pushed[seat])
             mine[colour] += after - before
-            self.pushed = (*pushed[:seat], tuple(mine), *pushed[seat + 1 :])
+            pushed[seat] = tuple(mine)
+            self.pushed = tuple(pushed)
         self._log = Event(self._log, seat, text, None)
         self.discard.extend(played)  # S6: played cards go to the discard pile first
         self.played = []
         if colour != _BLACK and after == self.end:  # S7: the game ends the moment a druid arrives
             self._finish()
         elif self.hands[seat]:
-            self.phase = DISCARD
+            self.phase = _DISCARDING
         else:
             self._end_discards()
 
-    @cython.locals(
-        pos=list, druid=cython.int, net=cython.int, end=cython.int, start=cython.int, target=cython.int, step=cython.int
-    )
+    @cython.locals(pos=list, end=cython.int, start=cython.int, target=cython.int, step=cython.int)
     def _move(self, druid: int, net: int) -> int:
         """Moves a druid by a net number of spaces with the limits (S4) and bumps (S5)."""
         pos = self.pos
@@ -355,14 +380,13 @@ class StonerushState(State):
         target = min(start + net, end) if net > 0 else max(start + net, 1)
         if target != start:
             step = 1 if net > 0 else -1
-            others = [p for d, p in enumerate(pos) if d != druid]
-            while 1 < target < end and target in others:
+            while 1 < target < end and _taken(pos, druid, target):
                 target += step
             pos[druid] = target
         return pos[druid]
 
     def _end_discards(self) -> None:
-        self.phase = DRAW
+        self.phase = _DRAWING
         if not self.draw:
             self._refill_draw_pile()
 
@@ -383,12 +407,12 @@ class StonerushState(State):
             self._finish()
             return
         self.player = (self.player + 1) % self.n
-        self.phase = PLAY
+        self.phase = _PLAYING
 
     def _finish(self) -> None:
         """Ends the game (a druid arrived, or the round cap): S7 names the winners."""
         self.winners, self.reason = self._result()
-        self.phase = OVER
+        self.phase = _OVER
         self._record_end()
 
     def _result(self) -> tuple[tuple[int, ...], str]:
@@ -397,7 +421,7 @@ class StonerushState(State):
         arrived = [d for d in range(5) if self.pos[d] == self.end]
         if arrived:
             colour = arrived[0]
-            holders = tuple(seat for seat in range(self.n) if self.trilithon[seat] == colour)
+            holders = tuple([seat for seat in range(self.n) if self.trilithon[seat] == colour])
             why = f"the {DRUIDS[colour]} druid reached {self.end}"
             if holders:
                 return holders, f"{why}; seat {holders[0]} holds its trilithon card"
@@ -406,14 +430,14 @@ class StonerushState(State):
             why = f"the round cap of {_ROUND_CAP} rounds was reached"
         own = [self.pos[self.trilithon[seat]] for seat in range(self.n)]
         best = max(own)  # S7: the player whose own druid stands furthest along; equal distance shares
-        return tuple(seat for seat in range(self.n) if own[seat] == best), (
+        return tuple([seat for seat in range(self.n) if own[seat] == best]), (
             f"{why}; the furthest own druid stands on {best}"
         )
 
     def _record_end(self) -> None:
         """The trilithon cards are revealed to everyone (S7)."""
-        cards = ", ".join(f"seat {seat} T-{DRUIDS[t]}" for seat, t in enumerate(self.trilithon))
-        won = " and ".join(f"seat {seat}" for seat in self.winners)
+        cards = ", ".join([f"seat {seat} T-{DRUIDS[t]}" for seat, t in enumerate(self.trilithon)])
+        won = " and ".join([f"seat {seat}" for seat in self.winners])
         self._record(CHANCE, f"the game is over: {self.reason}; trilithon cards: {cards}; {won} won")
 
     # -- hidden information --------------------------------------------------------
@@ -516,7 +540,7 @@ class StonerushState(State):
         plan = self._plan_for(player)
         actions = self.history()
         new = self._copy()
-        private: dict[int, dict[int, str]] = {}
+        private: dict[int, Mapping[int, str]] = {}
         colours = rng.sample(plan.colours, len(plan.trilithons))
         for (step, seat, event), colour in zip(plan.trilithons, colours, strict=True):
             actions[step] = box.TRILITHON_CARD_BASE + colour
@@ -545,8 +569,8 @@ class StonerushState(State):
                 actions[step] = card
                 kept[draws[step][0]].append((step, card))  # never seen again: still in that hand
             del pile[: len(open_steps)]  # the last filling's rest is the draw pile
-        for step, (seat, verb, event) in draws.items():
-            private[event] = {seat: _drawn(seat, verb, actions[step])}
+        for step, (seat, verb, event) in draws.items():  # the drawer's own text of the card now drawn (shared)
+            private[event] = _DRAW_TEXTS[_VERBS.index(verb)][seat][1][actions[step]]
         for seat in range(self.n):
             if seat != player:
                 new.hands[seat] = [card for _, card in sorted(kept[seat])]
@@ -848,14 +872,39 @@ def _play_colour(cards: Sequence[int]) -> int:
     return _BLACK
 
 
+@cython.cfunc
+@cython.returns(cython.Py_ssize_t)
+@cython.locals(cards=list, card=cython.int, low=cython.Py_ssize_t, high=cython.Py_ssize_t, middle=cython.Py_ssize_t)
+def _sorted_index(cards: list[int], card: int) -> int:
+    """Returns where ``card`` goes in the sorted list ``cards`` (``bisect_left``: before any equal card),
+    by a search over C ints where the module is compiled."""
+    if not cython.compiled:
+        return bisect_left(cards, card)
+    low = 0
+    high = len(cards)
+    while low < high:
+        middle = (low + high) // 2
+        if cython.cast(cython.int, cards[middle]) < card:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@cython.cfunc
+@cython.returns(cython.bint)
+@cython.locals(pos=list, druid=cython.int, space=cython.int, other=cython.int)
+def _taken(pos: list[int], druid: int, space: int) -> bool:
+    """Whether a druid other than ``druid`` stands on ``space`` (S5)."""
+    for other in range(5):  # noqa: SIM110 (a loop over C ints where compiled, not a generator)
+        if other != druid and pos[other] == space:
+            return True
+    return False
+
+
 def _dealt_trilithon(seat: int, colour: int) -> str:
     """The text only ``seat`` reads of the trilithon card it is dealt."""
     return f"seat {seat} is dealt T-{DRUIDS[colour]}"
-
-
-def _drawn(seat: int, verb: str, card: int) -> str:
-    """The text only ``seat`` reads of the card it is dealt or draws."""
-    return f"seat {seat} {verb} {_TEXT[card]}"
 
 
 def _rewritten(events: list[Event], private: Mapping[int, Mapping[int, str]]) -> Event | None:

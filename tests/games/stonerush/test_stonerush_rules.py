@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import pickle
 import random
 from typing import Any
 
@@ -11,7 +13,7 @@ import pytest
 import henge
 from henge import box
 from henge.core import CHANCE, IllegalActionError
-from henge.games.stonerush.rules import DECK, DONE, StonerushState
+from henge.games.stonerush.rules import DECK, DONE, PLAY, Stonerush, StonerushState
 
 
 def position(
@@ -414,3 +416,51 @@ def test_G5_turns_pass_clockwise_in_increasing_seat_order(players):
     assert len(turns) > players
     for before, after in itertools.pairwise(turns):
         assert after == (before + 1) % players, f"seat {before} was followed by seat {after}"
+
+
+class _Widdershins(StonerushState):
+    """A designer's variant written in Python: the turn passes to the right (one rule method overridden)."""
+
+    __slots__ = ()
+
+    def _next_turn(self) -> None:
+        self.turns += 1
+        if self.turns >= Stonerush.info.round_cap * self.n:
+            self._finish()
+            return
+        self.player = (self.player - 1) % self.n
+        self.phase = PLAY
+
+
+class _WiddershinsGame(Stonerush):
+    info = dataclasses.replace(Stonerush.info, id="stonerush_widdershins", name="Stonerush widdershins")
+    state_class = _Widdershins
+
+
+def test_a_designer_subclass_in_python_changes_the_rules_on_either_path():
+    """A rule method overridden by a Python subclass is the one the rules call (compiled, the state
+    is an extension type whose rule methods stay overridable), in clones and pickled copies too."""
+    rng = random.Random(3)
+    variant = _WiddershinsGame(4).new_initial_state()
+    turns: list[int] = []
+    while not variant.is_terminal() and len(turns) < 12:
+        seat = variant.current_player()
+        if seat >= 0 and (not turns or turns[-1] != seat):
+            turns.append(seat)
+        variant.apply_action(rng.choice(variant.legal_actions()))
+    assert len(turns) == 12
+    for before, after in itertools.pairwise(turns):
+        assert after == (before - 1) % 4, f"seat {before} was followed by seat {after}"
+    standard = henge.load("stonerush", 4).new_initial_state()
+    for action in variant.history():  # the same first turn, passed to the left by the standard rules
+        if standard.turns:
+            break
+        standard.apply_action(action)
+    assert standard.player == (turns[0] + 1) % 4 != turns[1]
+    for copy in (variant.clone(), pickle.loads(pickle.dumps(variant))):
+        assert type(copy) is _Widdershins and copy.to_json() == variant.to_json()
+        while copy.current_player() != turns[-1]:
+            copy.apply_action(copy.legal_actions()[0])
+        while copy.current_player() < 0 or copy.current_player() == turns[-1]:
+            copy.apply_action(copy.legal_actions()[0])
+        assert copy.current_player() == (turns[-1] - 1) % 4
