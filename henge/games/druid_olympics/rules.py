@@ -44,13 +44,13 @@ from henge.core import (
     GameInfo,
     IllegalActionError,
     Option,
-    State,
     Trail,
     check,
     load_int,
     replayed_record,
     trail_entries,
 )
+from henge.core.state import State  # compiled: the extension type that rules.pxd derives from
 from henge.games.druid_olympics import board, placements
 from henge.games.druid_olympics.board import (
     ALTAR,
@@ -149,7 +149,10 @@ Entry = tuple[int, int, int, Any]
 
 
 class DruidOlympicsState(State):
-    """A Druid Olympics position: runners on the course, blocks, hands and piles."""
+    """A Druid Olympics position: runners on the course, blocks, hands and piles.
+
+    Compiled, it is an extension type whose fields and rule methods are declared in rules.pxd
+    (C fields; cpdef methods, which a Python subclass still overrides)."""
 
     __slots__ = (
         "bar",
@@ -316,8 +319,13 @@ class DruidOlympicsState(State):
         else:
             self._finish_ring(ENDS[action - ENTER_1])
 
+    @cython.locals(cls=type, hand=list, hands=list, since=list, tail=list)
     def _copy(self) -> DruidOlympicsState:
-        new = DruidOlympicsState.__new__(DruidOlympicsState)
+        cls = type(self)
+        if cls is DruidOlympicsState:
+            new = DruidOlympicsState.__new__(DruidOlympicsState)
+        else:  # a designer's subclass stays itself
+            new = DruidOlympicsState.__new__(cls)
         new.game = self.game
         new.n = self.n
         new.horseshoe_sum = self.horseshoe_sum
@@ -335,8 +343,14 @@ class DruidOlympicsState(State):
         new.tri = self.tri[:]
         new.cover = self.cover[:]
         new.covered = self.covered
-        new.hands = [h[:] for h in self.hands]
-        new.since = [s[:] for s in self.since]
+        hands = []
+        for hand in self.hands:
+            hands.append(hand[:])
+        new.hands = hands
+        since = []
+        for hand in self.since:
+            since.append(hand[:])
+        new.since = since
         new.shuffles = self.shuffles
         new.draw = self.draw[:]
         new.discard = self.discard[:]
@@ -607,7 +621,7 @@ class DruidOlympicsState(State):
     def _finish_at_cap(self) -> None:
         """G4 / D1: at the cap the runners furthest along the course share the win."""
         best = max(self.pos)
-        self.winners = tuple(seat for seat in range(self.n) if self.pos[seat] == best)
+        self.winners = tuple([seat for seat in range(self.n) if self.pos[seat] == best])
         self.reason = f"the round cap of {_ROUND_CAP} turns was reached; the furthest runners lead"
         self.phase = OVER
         self._record(CHANCE, f"{self.reason}: seat(s) {' '.join(map(str, self.winners))} win")
