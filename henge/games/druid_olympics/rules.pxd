@@ -14,6 +14,7 @@ cdef class DruidOlympicsState(State):
     cdef public list hands, since, draw, discard, table
     cdef public object log, winners, reason, trail
     cdef public list trail_tail
+    cdef public int _shared  # the lists a clone may share (see _own)
 
     cpdef int current_player(self) except? -9
     cpdef _legal_actions(self)

@@ -764,3 +764,37 @@ def test_a_python_subclass_overriding_a_rule_method_changes_play_on_either_path(
     assert copy.player == 1 and copy.phase == 4  # seat 1 moves next: nobody blocks in the variant
     data = pickle.loads(pickle.dumps(copy))
     assert type(data) is _NoBlockingState and data.to_json() == copy.to_json()
+
+
+_LISTS = ("pos", "end", "owed", "skip", "drained", "bar", "disk", "tri", "cover", "hands", "since", "draw", "discard")
+
+
+def _lists(state: DruidOlympicsState) -> str:
+    return repr([getattr(state, name) for name in (*_LISTS, "table", "trail_tail")])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_clone_and_its_original_each_change_only_their_own_lists(players):
+    """A clone shares the state's lists until one of them changes one (copy on write): play diverging
+    clones from every state of random games and check that no step shows in the other state."""
+    game = henge.load(GAME, players)
+    rng = random.Random(players)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            before = _lists(state)
+            copies = [state.clone(), state.clone()]
+            for copy in copies:  # each copy plays on a few steps of its own
+                for _ in range(rng.randrange(1, 12)):
+                    if copy.is_terminal():
+                        break
+                    copy.apply_action(rng.choice(copy.legal_actions()))
+            assert _lists(state) == before
+            if state.move_number() % 8 == 0:  # the copy is what its history reaches
+                again = game.new_initial_state()
+                for action in copies[0].history():
+                    again.apply_action(action)
+                assert _lists(again) == _lists(copies[0]) and again.to_json() == copies[0].to_json()
+            played = _lists(copies[1])
+            state.apply_action(rng.choice(state.legal_actions()))
+            assert _lists(copies[1]) == played
