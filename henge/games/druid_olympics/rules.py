@@ -418,17 +418,20 @@ class DruidOlympicsState(State):
             self.turn += 1
             for seat in range(self.n):  # each list changed only where a value changes (see _own)
                 if drained[seat]:
-                    _own(self, _SHARE_DRAINED)
-                    drained = self.drained
+                    if self._shared:
+                        _own(self, _SHARE_DRAINED)
+                        drained = self.drained
                     drained[seat] = 0
                 skipping = 1 if owed[seat] else 0
                 if skip[seat] != skipping:
-                    _own(self, _SHARE_SKIP)
-                    skip = self.skip
+                    if self._shared:
+                        _own(self, _SHARE_SKIP)
+                        skip = self.skip
                     skip[seat] = skipping
                 if skipping:
-                    _own(self, _SHARE_OWED)
-                    owed = self.owed
+                    if self._shared:
+                        _own(self, _SHARE_OWED)
+                        owed = self.owed
                     owed[seat] -= 1
                     self._note(f"{RUNNERS[seat]} loses this turn")
                     self._record(seat, f"loses turn {self.turn}")
@@ -518,7 +521,8 @@ class DruidOlympicsState(State):
             if uses is not None:  # the next card's legal set: computed once
                 self._legal = tuple([_USE_ACTION[card] for card in uses])
                 return
-        _own(self, _SHARE_BLOCKS | _SHARE_DISCARD | (_SHARE_DRAINED if need == NEED_ALL else 0))
+        if self._shared:
+            _own(self, _SHARE_BLOCKS | _SHARE_DISCARD | (_SHARE_DRAINED if need == NEED_ALL else 0))
         cover = self.cover
         moved = -1  # the target index the piece leaves (a bar's or disk's is its space)
         piece = target.piece
@@ -610,7 +614,8 @@ class DruidOlympicsState(State):
             self.phase = ENTER  # D1: the runner picks the end on entering
             return
         if after == HORSESHOE:
-            _own(self, _SHARE_END)
+            if self._shared:
+                _own(self, _SHARE_END)
             self.end[seat] = end
         self._arrive(start, after)
 
@@ -618,7 +623,8 @@ class DruidOlympicsState(State):
     @cython.locals(code=cython.int, lost=cython.int, table=list)
     def _arrive(self, start: int, after: int) -> None:
         seat = self.player
-        _own(self, _SHARE_POS | _SHARE_DISCARD)
+        if self._shared:
+            _own(self, _SHARE_POS | _SHARE_DISCARD)
         self.pos[seat] = after
         table = self.table
         cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
@@ -642,7 +648,8 @@ class DruidOlympicsState(State):
             code = self.cover[space]
             lost = 0 if code == EMPTY or code == seat else lost_turns(code, after >= HORSESHOE, seat)
             if lost:
-                _own(self, _SHARE_OWED)
+                if self._shared:
+                    _own(self, _SHARE_OWED)
                 self.owed[seat] += lost
                 self._note(f"{RUNNERS[seat]} ends on a block on {where} and loses {lost} turn(s)")
                 self._record(seat, f"ends on a block on {where} and loses {lost} turn(s)")
