@@ -167,7 +167,9 @@ class DruidOlympicsState(State):
     """A Druid Olympics position: runners on the course, blocks, hands and piles.
 
     Compiled, it is an extension type whose fields and rule methods are declared in rules.pxd
-    (C fields; cpdef methods, which a Python subclass still overrides)."""
+    (C fields; cpdef methods, which a Python subclass still overrides). A clone shares the state's
+    lists until the rules change one (copy on write, see _own): outside the rules, give a field a
+    new list rather than changing its list in place."""
 
     __slots__ = (
         "_shared",
