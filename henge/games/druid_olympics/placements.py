@@ -169,7 +169,7 @@ class Placements:
         open_paid = (paid & ~closed).to_bytes(_BAR_DISK_BYTES, "little")
         for k, byte in enumerate(open_paid):  # a byte of the mask at a time
             if byte:
-                found += tables[k][byte]
+                found.extend(tables[k][byte])
         if a >= _NUMBER_CARDS or b >= _NUMBER_CARDS or c >= _NUMBER_CARDS:  # a trilithon card: the others
             if size == 3:  # pay for its place; the number cards are among the two others than a trilithon card
                 paying = _TRI_PAID[b][c] if a >= _NUMBER_CARDS else _TRI_PAID[a][c if b >= _NUMBER_CARDS else b]
@@ -191,7 +191,7 @@ class Placements:
                     stones = blocked >> HORSESHOE
                     threes = _M17 & ~(stones | stones >> 1 | stones >> 2)  # three open stones from bit i on
                     low, middle, high = self.bluestone_trilithons[colour]
-                    found += low[threes & 255]
-                    found += middle[threes >> 8 & 255]
-                    found += high[threes >> 16]
+                    found.extend(low[threes & 255])
+                    found.extend(middle[threes >> 8 & 255])
+                    found.extend(high[threes >> 16])
         return found

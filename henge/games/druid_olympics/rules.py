@@ -44,13 +44,13 @@ from henge.core import (
     GameInfo,
     IllegalActionError,
     Option,
-    State,
     Trail,
     check,
     load_int,
     replayed_record,
     trail_entries,
 )
+from henge.core.state import State  # compiled: the extension type that rules.pxd derives from
 from henge.games.druid_olympics import board, placements
 from henge.games.druid_olympics.board import (
     ALTAR,
@@ -133,6 +133,21 @@ cython.declare(_TRI_CARD=cython.int, _COLOURED_30=cython.int)
 _TRI_CARD = box.TRILITHON_CARD_BASE
 _COLOURED_30 = board.NUMBERED - 1
 
+# Copy on write: a clone shares the state's lists, and each of the two copies a list the first time
+# the rules change it (one bit per list in _shared, set in both by _copy; the rules change a list in
+# place only after _own or _own_hand). Someone changing a state's list in place, outside the rules,
+# gives it a new list instead (state.pos = [...]).
+cython.declare(_SHARE_POS=cython.int, _SHARE_END=cython.int, _SHARE_OWED=cython.int, _SHARE_SKIP=cython.int)
+cython.declare(_SHARE_DRAINED=cython.int, _SHARE_BLOCKS=cython.int, _SHARE_DRAW=cython.int)
+cython.declare(_SHARE_DISCARD=cython.int, _SHARE_TABLE=cython.int, _SHARE_TAIL=cython.int, _SHARE_HANDS=cython.int)
+cython.declare(_SHARE_HAND=cython.int, _SHARE_ALL=cython.int)
+_SHARE_POS, _SHARE_END, _SHARE_OWED, _SHARE_SKIP, _SHARE_DRAINED = 1, 2, 4, 8, 16
+_SHARE_BLOCKS = 32  # bar, disk, tri and cover, changed together
+_SHARE_DRAW, _SHARE_DISCARD, _SHARE_TABLE, _SHARE_TAIL = 64, 128, 256, 512
+_SHARE_HANDS = 1024  # the lists of hands and of since themselves
+_SHARE_HAND = 2048  # seat k's hand and since: _SHARE_HAND << k
+_SHARE_ALL = (_SHARE_HAND << 5) - 1
+
 # The trail (the core's): an entry (kind, history index, seat, card or pile) for every card that
 # enters or leaves a hand and every reshuffle, in blocks of TRAIL_BLOCK entries shared by clones
 # like the record (a clone copies the shorter list since the last block, as for the history:
@@ -149,9 +164,15 @@ Entry = tuple[int, int, int, Any]
 
 
 class DruidOlympicsState(State):
-    """A Druid Olympics position: runners on the course, blocks, hands and piles."""
+    """A Druid Olympics position: runners on the course, blocks, hands and piles.
+
+    Compiled, it is an extension type whose fields and rule methods are declared in rules.pxd
+    (C fields; cpdef methods, which a Python subclass still overrides). A clone shares the state's
+    lists until the rules change one (copy on write, see _own): outside the rules, give a field a
+    new list rather than changing its list in place."""
 
     __slots__ = (
+        "_shared",
         "bar",
         "cover",
         "covered",
@@ -213,6 +234,7 @@ class DruidOlympicsState(State):
         self.trail: Trail | None = None  # what happened, in blocks shared by clones (for resampling)...
         self.trail_tail: list[Entry] | None = []  # ...and since the last block; None: not known (a
         # state loaded without its history), rebuilt from the history
+        self._shared = 0  # the lists a clone may share (see _own)
 
     # -- the public API hooks ------------------------------------------------
 
@@ -262,9 +284,12 @@ class DruidOlympicsState(State):
     def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == DRAW or phase == DEAL:  # a card is drawn: the commonest action, handled here
+            seat = self.player
+            if self._shared:
+                _own(self, _SHARE_DRAW | _SHARE_TAIL)
+                _own_hand(self, seat)
             draw = self.draw
             del draw[bisect_left(draw, action)]  # the pile is kept sorted
-            seat = self.player
             hand = self.hands[seat]
             hand.append(action)
             self.since[seat].append(self.shuffles)
@@ -316,8 +341,14 @@ class DruidOlympicsState(State):
         else:
             self._finish_ring(ENDS[action - ENTER_1])
 
+    @cython.locals(cls=type)
     def _copy(self) -> DruidOlympicsState:
-        new = DruidOlympicsState.__new__(DruidOlympicsState)
+        """Returns a copy sharing every list with this state until one of the two changes it (see _own)."""
+        cls = type(self)
+        if cls is DruidOlympicsState:
+            new = DruidOlympicsState.__new__(DruidOlympicsState)
+        else:  # a designer's subclass stays itself
+            new = DruidOlympicsState.__new__(cls)
         new.game = self.game
         new.n = self.n
         new.horseshoe_sum = self.horseshoe_sum
@@ -325,29 +356,29 @@ class DruidOlympicsState(State):
         new.player = self.player
         new.first = self.first
         new.turn = self.turn
-        new.pos = self.pos[:]
-        new.end = self.end[:]
-        new.owed = self.owed[:]
-        new.skip = self.skip[:]
-        new.drained = self.drained[:]
-        new.bar = self.bar[:]
-        new.disk = self.disk[:]
-        new.tri = self.tri[:]
-        new.cover = self.cover[:]
+        new.pos = self.pos
+        new.end = self.end
+        new.owed = self.owed
+        new.skip = self.skip
+        new.drained = self.drained
+        new.bar = self.bar
+        new.disk = self.disk
+        new.tri = self.tri
+        new.cover = self.cover
         new.covered = self.covered
-        new.hands = [h[:] for h in self.hands]
-        new.since = [s[:] for s in self.since]
+        new.hands = self.hands
+        new.since = self.since
         new.shuffles = self.shuffles
-        new.draw = self.draw[:]
-        new.discard = self.discard[:]
-        new.table = self.table[:]
+        new.draw = self.draw
+        new.discard = self.discard
+        new.table = self.table
         new.target = self.target
         new.log = self.log
         new.winners = self.winners
         new.reason = self.reason
         new.trail = self.trail
-        tail = self.trail_tail
-        new.trail_tail = None if tail is None else tail[:]
+        new.trail_tail = self.trail_tail
+        self._shared = new._shared = _SHARE_ALL
         return new
 
     # -- dealing, drawing and the turn order -------------------------------------
@@ -355,6 +386,8 @@ class DruidOlympicsState(State):
     def _trace(self, kind: int, seat: int, data: Any) -> None:
         """Appends to the trail (unless it is unknown: a state loaded without its history). A draw and a
         laid card, the most frequent entries, append the same way inline, sparing a call on those steps."""
+        if self._shared:
+            _own(self, _SHARE_TAIL)
         tail = self.trail_tail
         if tail is not None:
             tail.append((kind, self.move_number(), seat, data))
@@ -385,11 +418,22 @@ class DruidOlympicsState(State):
         owed = self.owed
         while True:
             self.turn += 1
-            for seat in range(self.n):
-                drained[seat] = 0
+            for seat in range(self.n):  # each list changed only where a value changes (see _own)
+                if drained[seat]:
+                    if self._shared:
+                        _own(self, _SHARE_DRAINED)
+                        drained = self.drained
+                    drained[seat] = 0
                 skipping = 1 if owed[seat] else 0
-                skip[seat] = skipping
+                if skip[seat] != skipping:
+                    if self._shared:
+                        _own(self, _SHARE_SKIP)
+                        skip = self.skip
+                    skip[seat] = skipping
                 if skipping:
+                    if self._shared:
+                        _own(self, _SHARE_OWED)
+                        owed = self.owed
                     owed[seat] -= 1
                     self._note(f"{RUNNERS[seat]} loses this turn")
                     self._record(seat, f"loses turn {self.turn}")
@@ -442,6 +486,9 @@ class DruidOlympicsState(State):
     def _lay(self, card: int) -> None:
         """Moves a card from the hand of the seat to act onto the table, face up."""
         seat = self.player
+        if self._shared:
+            _own(self, _SHARE_TABLE | _SHARE_TAIL)
+            _own_hand(self, seat)
         hand = self.hands[seat]
         at = hand.index(card)
         del hand[at]
@@ -476,6 +523,8 @@ class DruidOlympicsState(State):
             if uses is not None:  # the next card's legal set: computed once
                 self._legal = tuple([_USE_ACTION[card] for card in uses])
                 return
+        if self._shared:
+            _own(self, _SHARE_BLOCKS | _SHARE_DISCARD | (_SHARE_DRAINED if need == NEED_ALL else 0))
         cover = self.cover
         moved = -1  # the target index the piece leaves (a bar's or disk's is its space)
         piece = target.piece
@@ -567,6 +616,8 @@ class DruidOlympicsState(State):
             self.phase = ENTER  # D1: the runner picks the end on entering
             return
         if after == HORSESHOE:
+            if self._shared:
+                _own(self, _SHARE_END)
             self.end[seat] = end
         self._arrive(start, after)
 
@@ -574,6 +625,8 @@ class DruidOlympicsState(State):
     @cython.locals(code=cython.int, lost=cython.int, table=list)
     def _arrive(self, start: int, after: int) -> None:
         seat = self.player
+        if self._shared:
+            _own(self, _SHARE_POS | _SHARE_DISCARD)
         self.pos[seat] = after
         table = self.table
         cards = _TEXT[table[0]] if len(table) == 1 else " ".join([_TEXT[c] for c in table])
@@ -597,6 +650,8 @@ class DruidOlympicsState(State):
             code = self.cover[space]
             lost = 0 if code == EMPTY or code == seat else lost_turns(code, after >= HORSESHOE, seat)
             if lost:
+                if self._shared:
+                    _own(self, _SHARE_OWED)
                 self.owed[seat] += lost
                 self._note(f"{RUNNERS[seat]} ends on a block on {where} and loses {lost} turn(s)")
                 self._record(seat, f"ends on a block on {where} and loses {lost} turn(s)")
@@ -607,7 +662,7 @@ class DruidOlympicsState(State):
     def _finish_at_cap(self) -> None:
         """G4 / D1: at the cap the runners furthest along the course share the win."""
         best = max(self.pos)
-        self.winners = tuple(seat for seat in range(self.n) if self.pos[seat] == best)
+        self.winners = tuple([seat for seat in range(self.n) if self.pos[seat] == best])
         self.reason = f"the round cap of {_ROUND_CAP} turns was reached; the furthest runners lead"
         self.phase = OVER
         self._record(CHANCE, f"{self.reason}: seat(s) {' '.join(map(str, self.winners))} win")
@@ -874,6 +929,7 @@ class DruidOlympicsState(State):
         dealt = self._fill(pools, places, player, rng)
         new = cast(DruidOlympicsState, self.clone())
         for (seat, at), card in dealt.items():
+            _own_hand(new, seat)
             new.hands[seat][at] = card
         current = pools[epochs.index(self.shuffles)]
         new.draw = sorted(set(current) - set(dealt.values()))
@@ -1069,6 +1125,54 @@ class DruidOlympicsState(State):
 
 
 _TARGET_BY_TEXT = {t.text: i for i, t in enumerate(TARGETS)}
+
+
+@cython.cfunc
+@cython.locals(state=DruidOlympicsState, bits=cython.int)
+def _own(state: DruidOlympicsState, bits: int) -> None:
+    """Gives ``state`` a list of its own for each list in ``bits`` that it may share with a clone."""
+    bits &= state._shared
+    if not bits:
+        return
+    state._shared ^= bits
+    if bits & _SHARE_POS:
+        state.pos = state.pos[:]
+    if bits & _SHARE_END:
+        state.end = state.end[:]
+    if bits & _SHARE_OWED:
+        state.owed = state.owed[:]
+    if bits & _SHARE_SKIP:
+        state.skip = state.skip[:]
+    if bits & _SHARE_DRAINED:
+        state.drained = state.drained[:]
+    if bits & _SHARE_BLOCKS:
+        state.bar = state.bar[:]
+        state.disk = state.disk[:]
+        state.tri = state.tri[:]
+        state.cover = state.cover[:]
+    if bits & _SHARE_DRAW:
+        state.draw = state.draw[:]
+    if bits & _SHARE_DISCARD:
+        state.discard = state.discard[:]
+    if bits & _SHARE_TABLE:
+        state.table = state.table[:]
+    if bits & _SHARE_TAIL and state.trail_tail is not None:
+        state.trail_tail = state.trail_tail[:]
+
+
+@cython.cfunc
+@cython.locals(state=DruidOlympicsState, seat=cython.int, bit=cython.int)
+def _own_hand(state: DruidOlympicsState, seat: int) -> None:
+    """Gives ``state`` a hand and a list of reshuffles of its own for ``seat`` (see _own)."""
+    bit = _SHARE_HAND << seat
+    if not state._shared & bit:
+        return
+    if state._shared & _SHARE_HANDS:
+        state.hands = state.hands[:]
+        state.since = state.since[:]
+    state._shared &= ~(bit | _SHARE_HANDS)
+    state.hands[seat] = state.hands[seat][:]
+    state.since[seat] = state.since[seat][:]
 
 
 def _flag(value: Any, name: str) -> int:

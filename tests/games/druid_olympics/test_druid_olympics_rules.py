@@ -7,6 +7,7 @@ given) or reached by forcing chance outcomes with ``apply_text``.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from typing import Any
 
@@ -17,7 +18,7 @@ import henge
 from henge import box
 from henge.core import CHANCE, TERMINAL, StateFormatError
 from henge.games.druid_olympics import board
-from henge.games.druid_olympics.rules import DruidOlympicsState
+from henge.games.druid_olympics.rules import DruidOlympics, DruidOlympicsState
 
 GAME = "druid_olympics"
 OTHERS = (("24n", "24d", "25n"), ("25d", "26n", "26d"))
@@ -731,3 +732,69 @@ def test_terminal_describes_each_decision():
     state = mover("inner 30 night", ["20d", "1n", "2n"])
     state.apply_text("move 20d")
     assert terminal.describe_decision(state.observation(0)) == "choose the end of the bluestone horseshoe to enter"
+
+
+# --- a designer's variant -------------------------------------------------------------
+
+
+class _NoBlockingState(DruidOlympicsState):
+    """A variant: no blocking round, every turn starts with the moves (a rule method overridden in Python)."""
+
+    def _next_blocker(self, after: int) -> None:
+        self._next_mover(-1)
+
+
+class _NoBlocking(DruidOlympics):
+    state_class = _NoBlockingState
+
+
+def test_a_python_subclass_overriding_a_rule_method_changes_play_on_either_path():
+    deal = ("deal", "draw 6d", "draw 7n", "draw 20d", "draw 1n", "draw 1d", "draw 2n", "draw 3n", "draw 3d", "draw 4n")
+    states = []
+    for game in (henge.load(GAME, 3), _NoBlocking(3)):
+        state = game.new_initial_state()
+        play(state, *deal[1:], "first seat 0")  # the rules call _next_blocker from within _apply
+        states.append(state)
+    plain, variant = states
+    assert plain.phase == 2 and texts(plain, "bar") and "pass" in plain.legal_action_texts()  # block
+    assert variant.phase == 4 and variant.legal_action_texts() == ["pass", "move 6d", "move 7n", "move 20d"]
+    copy = variant.clone()
+    assert type(copy) is _NoBlockingState and copy.legal_actions() == variant.legal_actions()
+    play(copy, "move 7n")
+    assert copy.player == 1 and copy.phase == 4  # seat 1 moves next: nobody blocks in the variant
+    data = pickle.loads(pickle.dumps(copy))
+    assert type(data) is _NoBlockingState and data.to_json() == copy.to_json()
+
+
+_LISTS = ("pos", "end", "owed", "skip", "drained", "bar", "disk", "tri", "cover", "hands", "since", "draw", "discard")
+
+
+def _lists(state: DruidOlympicsState) -> str:
+    return repr([getattr(state, name) for name in (*_LISTS, "table", "trail_tail")])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_clone_and_its_original_each_change_only_their_own_lists(players):
+    """A clone shares the state's lists until one of them changes one (copy on write): play diverging
+    clones from every state of random games and check that no step shows in the other state."""
+    game = henge.load(GAME, players)
+    rng = random.Random(players)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            before = _lists(state)
+            copies = [state.clone(), state.clone()]
+            for copy in copies:  # each copy plays on a few steps of its own
+                for _ in range(rng.randrange(1, 12)):
+                    if copy.is_terminal():
+                        break
+                    copy.apply_action(rng.choice(copy.legal_actions()))
+            assert _lists(state) == before
+            if state.move_number() % 8 == 0:  # the copy is what its history reaches
+                again = game.new_initial_state()
+                for action in copies[0].history():
+                    again.apply_action(action)
+                assert _lists(again) == _lists(copies[0]) and again.to_json() == copies[0].to_json()
+            played = _lists(copies[1])
+            state.apply_action(rng.choice(state.legal_actions()))
+            assert _lists(copies[1]) == played
