@@ -5,6 +5,7 @@
 
 cimport cython
 
+from henge.games.first_druid.combinations cimport offer_actions, opening_actions, turn_actions
 from henge.games.first_druid.position cimport Position
 
 
