@@ -140,15 +140,14 @@ class Position(State):
         """Returns the bars still in a seat's stock (FD10)."""
         return 10 - self.spirits.count(seat) - self.altar.count(seat)
 
+    @cython.locals(i=cython.Py_ssize_t)
     def top_spirit(self) -> int:
         """Returns the index of the highest-numbered spirit bar on the outer ring, or -1 (FD11)."""
         spirits = self.spirits
-        seats = set(spirits)
-        seats.discard(-1)
-        if not seats:
-            return -1
-        reverse = spirits[::-1]
-        return len(spirits) - 1 - min([reverse.index(seat) for seat in seats])  # the last bar of any seat
+        for i in range(len(spirits) - 1, -1, -1):  # the last bar of any seat
+            if spirits[i] != -1:
+                return i
+        return -1
 
     def behind(self, seat: int) -> bool:
         """FD5: the neutral figure's number is ahead of the seat's druid (no deck draws)."""
