@@ -228,7 +228,7 @@ def _table_numbers(state: Position) -> list[int]:
 
 def _phase_ok(state: Position) -> bool:
     day = state.neutral % 2 == 1
-    return all(c >= WILD_BASE or IS_DAY[c] == day for c in state.table)
+    return all([c >= WILD_BASE or IS_DAY[c] == day for c in state.table])
 
 
 # What a seat's stock and the board allow it, beyond the USE_* flags (FD10, FD11).
@@ -378,7 +378,7 @@ def _resolutions(state: Position, p: int, numbers: list[int], phase_ok: bool) ->
     if pair and state.sections < SECTIONS:
         legal.append(BUILD)
         upright = state.sections % 3 < 2
-        if (upright and any(state.hands[k] for k in range(state.n) if k != p)) or (not upright and disks):
+        if (upright and any([state.hands[k] for k in range(state.n) if k != p])) or (not upright and disks):
             legal.append(BUILD_ONLY)
     if is_run(numbers, 3):
         if flags & _CONVERT_CLAN:

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from henge.core import State, Trail
+import cython
+
+from henge.core import Trail
+from henge.core.state import State
 from henge.games.first_druid.trail import Entry
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class Position(State):
     """A First Druid position: time, druids, hands, the board's pieces and who knows which card
     (``FirstDruidState.__init__`` says what each field holds)."""
@@ -71,56 +76,57 @@ class Position(State):
         "withdrawn",
     )
 
-    acted: bool
-    allowed: list[int]
-    altar: list[int]
-    ask: list[int]
-    bidder: int
-    bids: list[list[int]]
-    clans: list[int]
-    colours: tuple[int, ...]
-    contest: int
-    deck: tuple[int, ...]
-    discard: list[int]
-    drains: list[int]
-    draw: list[int]
-    draw_count: int
-    draw_seat: int
-    element: int
-    ending: bool
-    first: int
-    give: list[int]
-    hand_limit: int
-    hands: list[list[int]]
-    last_contest: tuple[Any, ...]
-    log: tuple[tuple[str, int, int, int], ...]
-    n: int
-    neutral: int
-    offer_to: int
-    offering: tuple[int, ...]
-    offers: int
-    opening: tuple[tuple[Any, ...], tuple[int, ...]] | None
-    owners: list[int]
-    phase: int
-    picked: tuple[tuple[Any, ...], tuple[int, ...]] | None
-    player: int
-    pos: list[int]
-    reason: str
-    refreshed: int
-    rooted: bool
-    seat_of: tuple[int, ...]
-    sections: int
-    spirits: list[int]
-    stage: int
-    table: list[int]
-    table_wild: int
-    trail: Trail | None
-    trail_tail: list[Entry]
-    turn: int
-    turned: list[int]
-    views: int
-    winners: tuple[int, ...]
-    withdrawn: int
+    if not cython.compiled:  # compiled: the C fields declared in position.pxd
+        acted: bool
+        allowed: list[int]
+        altar: list[int]
+        ask: list[int]
+        bidder: int
+        bids: list[list[int]]
+        clans: list[int]
+        colours: tuple[int, ...]
+        contest: int
+        deck: tuple[int, ...]
+        discard: list[int]
+        drains: list[int]
+        draw: list[int]
+        draw_count: int
+        draw_seat: int
+        element: int
+        ending: bool
+        first: int
+        give: list[int]
+        hand_limit: int
+        hands: list[list[int]]
+        last_contest: tuple[Any, ...]
+        log: tuple[tuple[str, int, int, int], ...]
+        n: int
+        neutral: int
+        offer_to: int
+        offering: tuple[int, ...]
+        offers: int
+        opening: tuple[tuple[Any, ...], tuple[int, ...]] | None
+        owners: list[int]
+        phase: int
+        picked: tuple[tuple[Any, ...], tuple[int, ...]] | None
+        player: int
+        pos: list[int]
+        reason: str
+        refreshed: int
+        rooted: bool
+        seat_of: tuple[int, ...]
+        sections: int
+        spirits: list[int]
+        stage: int
+        table: list[int]
+        table_wild: int
+        trail: Trail | None
+        trail_tail: list[Entry]
+        turn: int
+        turned: list[int]
+        views: int
+        winners: tuple[int, ...]
+        withdrawn: int
 
     def active(self) -> int:
         """Returns the seat whose turn it is (the round's first player during the additional turn)."""
@@ -134,15 +140,14 @@ class Position(State):
         """Returns the bars still in a seat's stock (FD10)."""
         return 10 - self.spirits.count(seat) - self.altar.count(seat)
 
+    @cython.locals(i=cython.Py_ssize_t)
     def top_spirit(self) -> int:
         """Returns the index of the highest-numbered spirit bar on the outer ring, or -1 (FD11)."""
         spirits = self.spirits
-        seats = set(spirits)
-        seats.discard(-1)
-        if not seats:
-            return -1
-        reverse = spirits[::-1]
-        return len(spirits) - 1 - min(reverse.index(seat) for seat in seats)  # the last bar of any seat
+        for i in range(len(spirits) - 1, -1, -1):  # the last bar of any seat
+            if spirits[i] != -1:
+                return i
+        return -1
 
     def behind(self, seat: int) -> bool:
         """FD5: the neutral figure's number is ahead of the seat's druid (no deck draws)."""

@@ -143,6 +143,8 @@ _SEATED = sum(1 << phase for phase in range(OVER) if phase not in CHANCE_PHASES)
 _INACTIVE: tuple[str, ...] = tuple(f"seat {seat} takes the inactive turn" for seat in range(5))
 
 
+@cython.auto_pickle(False)
+@cython.cclass
 class FirstDruidState(Position):
     """A First Druid position (its fields and their questions: :class:`Position`) and its moves."""
 
@@ -226,7 +228,7 @@ class FirstDruidState(Position):
                 return [*[BID + c for c in sorted(hand)], SEAL]
             return [PASS, *[BID + c for c in sorted(hand)]]
         # ANSWER (FD2): accepting needs every named card; declining is always open.
-        if all(c in hand for c in self.ask):
+        if all([c in hand for c in self.ask]):
             return [ACCEPT, DECLINE]
         return [DECLINE]
 
@@ -273,7 +275,10 @@ class FirstDruidState(Position):
             self._turn_element(action - TURN_CARD)
 
     def _copy(self) -> FirstDruidState:
-        new = FirstDruidState.__new__(FirstDruidState)
+        if type(self) is FirstDruidState:  # (compiled: made directly)
+            new = FirstDruidState.__new__(FirstDruidState)
+        else:  # a subclass (a variant of the rules) stays one
+            new = FirstDruidState.__new__(type(self))
         new.game = self.game
         new.n = self.n
         new.hand_limit = self.hand_limit
@@ -319,7 +324,8 @@ class FirstDruidState(Position):
         new.allowed = self.allowed  # filled in place, replaced when the board changes: shared
         new.picked = self.picked
         new.views = self.views  # an int: shared
-        new.trail = freeze_trail(self, trail.actions)  # both share what happened so far, and add their own
+        # both share what happened so far, and add their own
+        new.trail = freeze_trail(self, trail.actions) if self.trail_tail else self.trail
         new.trail_tail = []
         new.rooted = self.rooted
         new.log = self.log
@@ -399,8 +405,8 @@ class FirstDruidState(Position):
             self._offer_step(action, self.ask)
         elif action == SEND:
             k = self.offer_to
-            give = " ".join(TEXT[c] for c in self.give)
-            ask = " ".join(TEXT[c] for c in self.ask)
+            give = " ".join([TEXT[c] for c in self.give])
+            ask = " ".join([TEXT[c] for c in self.ask])
             self._record(p, f"offers seat {k} {give} for {ask}")
             push(self, T_SEND, action, p, k, tuple(self.give), tuple(self.ask))
             knowledge.note_offer(self, p, self.give, self.ask)
@@ -434,7 +440,7 @@ class FirstDruidState(Position):
         self._legal = self.offering = kept
 
     def _resolve(self, p: int, action: int) -> None:
-        played = " ".join(TEXT[c] if c < WILD_BASE else f"{TEXT[c]}={self.table_wild}" for c in self.table)
+        played = " ".join([TEXT[c] if c < WILD_BASE else f"{TEXT[c]}={self.table_wild}" for c in self.table])
         self.discard.extend(self.table)
         self.table = []
         self.table_wild = 0
@@ -490,9 +496,9 @@ class FirstDruidState(Position):
         accept = action == ACCEPT
         a = self.active()
         b = self.offer_to
-        offer = (
-            f"seat {a} offers seat {b} {' '.join(TEXT[c] for c in self.give)} for {' '.join(TEXT[c] for c in self.ask)}"
-        )
+        give = " ".join([TEXT[c] for c in self.give])
+        ask = " ".join([TEXT[c] for c in self.ask])
+        offer = f"seat {a} offers seat {b} {give} for {ask}"
         self._record(b, "accepts" if accept else "declines")
         push(self, T_ANSWER, action, b, a, tuple(self.give), tuple(self.ask))
         if accept:
@@ -685,7 +691,7 @@ class FirstDruidState(Position):
     def _finish(self, why: str) -> None:
         scores = self.scores()
         best = max(scores)
-        self.winners = tuple(s for s in range(self.n) if scores[s] == best)
+        self.winners = tuple([s for s in range(self.n) if scores[s] == best])
         self.reason = f"{why}; the best score is {best}"
         self.phase = OVER
         self.offers = self.withdrawn = 0  # a turn cut short by the end has no offers left to count
