@@ -29,6 +29,9 @@ DIRECTIVES = {
 }
 
 
+COMPILE_ARGS = ["-O2", "-Wno-array-bounds"]  # -Warray-bounds: a false alarm on Cython's reading of Python ints
+
+
 def _say(message):
     print(f"henge: {message}", file=sys.stderr)
 
@@ -50,7 +53,7 @@ def extensions():
     Options.warning_errors = True
     only = [prefix for prefix in os.environ.get("HENGE_COMPILE_ONLY", "").split(",") if prefix]
     modules = [
-        Extension(path[: -len(".py")].replace("/", "."), [path], extra_compile_args=["-O2"])
+        Extension(path[: -len(".py")].replace("/", "."), [path], extra_compile_args=COMPILE_ARGS)
         for path in COMPILED
         if not only or any(path.startswith(prefix) for prefix in only)
     ]

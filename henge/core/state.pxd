@@ -1,5 +1,7 @@
 # The compiled State's declarations (Cython reads this beside state.py; Python never does): its
-# fields, so that a game's state compiled as an extension type of its own can derive from it.
+# fields, so that a game's state compiled as an extension type of its own can derive from it, and the
+# hooks a game implements, cpdef so that the public API reaches a compiled game's hooks by a C call
+# (a game's .pxd declares them alike) and a Python subclass still overrides any of them.
 
 cdef class State:
     cdef public object game
@@ -7,3 +9,10 @@ cdef class State:
     cdef public list _recent
     cdef public object _legal
     cdef public object _log
+
+    cpdef int current_player(self) except? -99
+    cpdef _legal_actions(self)
+    cpdef _chance_actions(self)
+    cpdef _chance_outcomes(self)
+    cpdef _apply(self, int action)
+    cpdef _copy(self)

@@ -313,7 +313,7 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
+        if not _listed(legal, action):
             raise IllegalActionError(self._illegal_message(action))
         self._legal = None  # _apply may set the next legal set where it has computed it anyway
         self._apply(action)
@@ -498,6 +498,33 @@ class State:
     def __str__(self) -> str:
         fields = self._fields()
         return "\n".join(f"{key}: {value}" for key, value in fields.items())
+
+
+_SEARCHED = cython.declare(cython.Py_ssize_t, 8)
+"""Compiled, a legal set longer than this is searched by halves (it is sorted) rather than scanned."""
+_LARGEST = cython.declare(cython.long, 1 << 62)
+
+
+@cython.cfunc
+@cython.returns(cython.bint)
+@cython.locals(size=cython.Py_ssize_t, low=cython.Py_ssize_t, high=cython.Py_ssize_t, middle=cython.Py_ssize_t)
+@cython.locals(wanted=cython.long, value=cython.long)
+def _listed(legal: Sequence[int], action: int) -> bool:
+    """Returns True if ``action`` is in ``legal`` (sorted, as the hooks give it)."""
+    size = len(legal)
+    if not cython.compiled or size <= _SEARCHED or type(legal) is not tuple or not -_LARGEST < action < _LARGEST:
+        return action in legal
+    wanted = action
+    low = 0
+    high = size
+    while low < high:
+        middle = (low + high) >> 1
+        value = legal[middle]
+        if value < wanted:
+            low = middle + 1
+        else:
+            high = middle
+    return low < size and legal[low] == wanted
 
 
 def _as_action(action: object) -> int:

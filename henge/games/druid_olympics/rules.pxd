@@ -16,7 +16,7 @@ cdef class DruidOlympicsState(State):
     cdef public list trail_tail
     cdef public int _shared  # the lists a clone may share (see _own)
 
-    cpdef int current_player(self) except? -9
+    cpdef int current_player(self) except? -99
     cpdef _legal_actions(self)
     cpdef _chance_actions(self)
     cpdef _apply(self, int action)

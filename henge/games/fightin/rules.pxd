@@ -10,7 +10,7 @@ from henge.games.fightin.position cimport Position
 cdef class FightinState(Position):
     cdef public object _known
 
-    cpdef int current_player(self)
+    cpdef int current_player(self) except? -99
     cpdef _legal_actions(self)
     cpdef _chance_actions(self)
     cpdef _apply(self, int action)

@@ -10,7 +10,7 @@ cdef class StonerushState(State):
     cdef public tuple last_plays, pushed, discarded, filled
     cdef public object winners, reason, _plan
 
-    cpdef int current_player(self)
+    cpdef int current_player(self) except? -99
     cpdef _legal_actions(self)
     cpdef _chance_actions(self)
     cpdef _apply(self, int action)
