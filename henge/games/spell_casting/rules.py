@@ -216,16 +216,38 @@ class SpellCastingState(State):
         base = 6 * self.player
         private = self.private
         kind = self.kind
+        legal = []
         if kind == _K_NONE:
-            legal = [_TAKE + c for c in range(6) if energy[c]]
-            legal += [_TAKE_MINE + c for c in range(6) if private[base + c]]
-            legal += [_HOLD + c for c in range(6) if energy[c]]
-            return legal or [_PASS]  # SC10
+            for c in range(6):
+                if energy[c]:
+                    legal.append(_TAKE + c)
+            for c in range(6):
+                if private[base + c]:
+                    legal.append(_TAKE_MINE + c)
+            for c in range(6):
+                if energy[c]:
+                    legal.append(_HOLD + c)
+            if not legal:
+                legal.append(_PASS)  # SC10
+            return legal
         if kind == _K_C:
-            return [_HOLD + c for c in range(6) if energy[c]]
-        cups = (self.take_cup,) if kind == _K_A else _OUTSIDE_CUPS
-        legal = [_TAKE + c for c in cups if energy[c]]
-        legal += [_TAKE_MINE + c for c in cups if private[base + c]]
+            for c in range(6):
+                if energy[c]:
+                    legal.append(_HOLD + c)
+            return legal
+        if kind == _K_A:  # the action's inside cup
+            c = self.take_cup
+            if energy[c]:
+                legal.append(_TAKE + c)
+            if private[base + c]:
+                legal.append(_TAKE_MINE + c)
+        else:  # action b: the outside cups
+            for c in range(3, 6):
+                if energy[c]:
+                    legal.append(_TAKE + c)
+            for c in range(3, 6):
+                if private[base + c]:
+                    legal.append(_TAKE_MINE + c)
         legal.append(_DONE)
         return legal
 
@@ -234,6 +256,7 @@ class SpellCastingState(State):
         uses=list,
         figures=list,
         legal=list,
+        extra=list,
         section=cython.int,
         ring=cython.int,
         c=cython.int,
@@ -241,39 +264,54 @@ class SpellCastingState(State):
         stone=cython.int,
         base=cython.int,
         m=cython.int,
+        a=cython.int,
+        last=cython.int,
+        occupant=cython.int,
     )
     def _legal_uses(self) -> list[int]:
         cells = self.cells
         uses = self.uses
+        legal = [_DONE]
         if self.kind == _K_A:
-            legal = [_DONE]
             section = self.take_cup
             if uses[section]:
                 for ring in range(3):
                     for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
-                        if cells[c] >= 0:
+                        occupant = cells[c]
+                        if occupant >= 0:
                             legal.append(_MOVE + 2 * c)
                             legal.append(_MOVE + 2 * c + 1)
             return legal
-        found: set[int] = set()
+        extra = []  # pulls and pushes, which two figures may share
         figures = self.figures
-        for figure in (self.player, self.n, _GRAY):  # SC4: own, neutral and gray figures
+        for figure in (self.player, self.n, _GRAY):  # SC4: own, neutral and gray figures, in order
             stone = figures[figure]
             if not uses[_STONE_SECTION[stone]]:
                 continue
             base = _FIGURE + 6 * figure
-            found.update(range(base, base + 6))
+            for a in range(base, base + 6):
+                legal.append(a)
             m = stone // 2  # number - 1
-            if cells[m] >= 0:
-                found.add(_PULL + m)
-            if cells[30 + m] >= 0:
-                found.add(_PULL + 30 + m)
-                found.add(_PUSH + m)
-            if cells[60 + m] >= 0:
-                found.add(_PUSH + 30 + m)
-                if cells[_INNER + stone] < 0:
-                    found.add(_PULL_INNER + stone)
-        return [_DONE, *sorted(found)]
+            occupant = cells[m]
+            if occupant >= 0:
+                extra.append(_PULL + m)
+            occupant = cells[30 + m]
+            if occupant >= 0:
+                extra.append(_PULL + 30 + m)
+                extra.append(_PUSH + m)
+            occupant = cells[60 + m]
+            if occupant >= 0:
+                extra.append(_PUSH + 30 + m)
+                occupant = cells[_INNER + stone]
+                if occupant < 0:
+                    extra.append(_PULL_INNER + stone)
+        extra.sort()  # every one above the figures' actions
+        last = -1
+        for a in extra:
+            if a != last:
+                legal.append(a)
+                last = a
+        return legal
 
     uniform_chance = True  # G1: every card turned is uniform over the unturned ones
 
