@@ -5,6 +5,7 @@
 cimport cython
 
 from henge.core.state cimport State
+from henge.games.spell_casting.board cimport displace_options, displace_target, slide_target
 
 # Pickled as the core's State pickles (every name in __slots__), not by Cython's own reduction.
 @cython.auto_pickle(False)

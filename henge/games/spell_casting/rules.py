@@ -42,6 +42,7 @@ from henge.core import (
 )
 from henge.core.state import State
 from henge.games.spell_casting import board as sb
+from henge.games.spell_casting.board import displace_options, displace_target, slide_target
 
 _TARGET = 4
 _SHORT_TARGET = 3
@@ -204,7 +205,7 @@ class SpellCastingState(State):
         if phase == _P_TAKE:
             return self._legal_takes()
         if phase == _P_DISPLACE:
-            return [_DISPLACE + d for d in sb.displace_options(self.cells, self.chain_at, self.chain_moved)]
+            return [_DISPLACE + d for d in displace_options(self.cells, self.chain_at, self.chain_moved)]
         if phase == _P_REPLACE:  # SC11: no disk goes back into a cup this action took from
             sources = self.sources
             return [_PLACE + c for c in range(6) if not sources >> c & 1]
@@ -504,7 +505,7 @@ class SpellCastingState(State):
     def _displace(self, direction: int) -> None:
         """SC5: one push of the chain, in the direction the mover chose."""
         cells = self.cells
-        target = sb.displace_target(self.chain_at, direction)
+        target = displace_target(self.chain_at, direction)
         owner = self.chain_owner
         occupant = cells[target]
         cells[target] = owner
@@ -518,8 +519,8 @@ class SpellCastingState(State):
         self.chain_owner = occupant
         self.chain_at = target
         self.chain_moved.append(target)
-        if not sb.displace_options(cells, target, self.chain_moved):
-            cells[sb.slide_target(cells, target)] = occupant  # SC5: no legal direction, slide clockwise
+        if not displace_options(cells, target, self.chain_moved):
+            cells[slide_target(cells, target)] = occupant  # SC5: no legal direction, slide clockwise
             self._end_chain()
             self._after_use()
 
