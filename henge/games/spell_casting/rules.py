@@ -197,7 +197,7 @@ class SpellCastingState(State):
             return _TERMINAL
         return self.player
 
-    @cython.locals(phase=cython.int, sources=cython.int, c=cython.int, d=cython.int)
+    @cython.locals(phase=cython.int, sources=cython.int, c=cython.int, d=cython.int, legal=list)
     def _legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == _P_USE:
@@ -206,10 +206,16 @@ class SpellCastingState(State):
             return self._legal_takes()
         if phase == _P_DISPLACE:
             return [_DISPLACE + d for d in displace_options(self.cells, self.chain_at, self.chain_moved)]
+        legal = []
         if phase == _P_REPLACE:  # SC11: no disk goes back into a cup this action took from
             sources = self.sources
-            return [_PLACE + c for c in range(6) if not sources >> c & 1]
-        return [_PLACE + c for c in range(6)]  # RETURN and PRIVATE: any cup
+            for c in range(6):
+                if not sources >> c & 1:
+                    legal.append(_PLACE + c)
+            return legal
+        for c in range(6):  # RETURN and PRIVATE: any cup
+            legal.append(_PLACE + c)
+        return legal
 
     @cython.locals(base=cython.int, kind=cython.int, c=cython.int, energy=list, private=list, legal=list)
     def _legal_takes(self) -> list[int]:
