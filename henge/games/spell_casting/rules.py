@@ -116,6 +116,13 @@ _PULL = cython.declare(cython.int, sb.PULL)
 _PULL_INNER = cython.declare(cython.int, sb.PULL_INNER)
 _PUSH = cython.declare(cython.int, sb.PUSH)
 _PLAYER_TEXTS = cython.declare(tuple, sb.PLAYER_TEXTS)
+# What an observation writes, read from tables rather than worked out or looked up in a module each time.
+_CARD_TEXT = cython.declare(tuple, box.CARD_TEXT)
+_STONE_TEXTS = cython.declare(tuple, tuple(box.inner_text(t) for t in range(box.INNER_STONES)))
+_FIGURE_NAMES = cython.declare(tuple, sb.FIGURE_NAMES)
+_CUP_NAMES = cython.declare(tuple, sb.CUP_NAMES)
+_COLOURS = cython.declare(tuple, box.PLAYER_COLOURS)
+_CELL_TEXTS = cython.declare(tuple, sb.CELL_TEXTS)
 
 
 class SpellCastingState(State):
@@ -577,55 +584,60 @@ class SpellCastingState(State):
             raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
         return {"game": "spell_casting", "seat": player, **self._public()}
 
+    @cython.locals(n=cython.int, f=cython.int, c=cython.int, cells=list, figures=list, energy=list, private=list)
     def _public(self) -> dict[str, Any]:
         n = self.n
         cells = self.cells
-        over = self.phase == OVER
+        figures = self.figures
+        energy = self.energy
+        private = self.private
+        over = self.phase == _P_OVER
         chain = None
-        if self.phase == DISPLACE:
+        if self.phase == _P_DISPLACE:
             chain = {
                 "component": self.chain_owner,
-                "from": sb.CELL_TEXTS[self.chain_at],
-                "moved": [sb.CELL_TEXTS[c] for c in self.chain_moved],
+                "from": _CELL_TEXTS[self.chain_at],
+                "moved": [_CELL_TEXTS[c] for c in self.chain_moved],
             }
+        shown = {}  # the figures in play: the seats', the neutral colour's, then the gray one
+        for f in range(n + 1):
+            shown[_FIGURE_NAMES[f]] = None if figures[f] < 0 else _STONE_TEXTS[figures[f]]
+        shown[_FIGURE_NAMES[_GRAY]] = None if figures[_GRAY] < 0 else _STONE_TEXTS[figures[_GRAY]]
+        cups = {}
+        for c in range(6):
+            cups[_CUP_NAMES[c]] = {"energy": energy[c], "private": private[c : 6 * n : 6]}
         return {
             "players": n,
             "variant": self.game.options["variant"],
             "target": self.target,
-            "colours": list(box.PLAYER_COLOURS[:n]),
-            "neutral_colour": box.PLAYER_COLOURS[n],
+            "colours": list(_COLOURS[:n]),
+            "neutral_colour": _COLOURS[n],
             "phase": _PHASE_NAMES[self.phase],
             "current_player": self.current_player(),
             "turn_player": self.player,
             "turn": self.turns,
             "round": self.turns // n + 1,
             "round_cap": _ROUND_CAP,
-            "setup_cards": [box.CARD_TEXT[c] for c in self.setup_cards],
+            "setup_cards": [_CARD_TEXT[c] for c in self.setup_cards],
             "draw_pile": len(self.draw_pile),
             "rings": {
-                "outer": [None if s < 0 else s for s in cells[0:30]],
-                "coloured": [None if s < 0 else s for s in cells[30:60]],
-                "middle": [None if s < 0 else s for s in cells[60:90]],
-                "inner": [None if s < 0 else s for s in cells[90:150]],
+                "outer": _seats(cells, 0, 30),
+                "coloured": _seats(cells, 30, 60),
+                "middle": _seats(cells, 60, 90),
+                "inner": _seats(cells, 90, 150),
             },
-            "figures": {
-                sb.FIGURE_NAMES[f]: None if self.figures[f] < 0 else box.inner_text(self.figures[f])
-                for f in (*range(n + 1), sb.GRAY_FIGURE)
-            },
-            "cups": {
-                name: {"energy": self.energy[c], "private": [self.private[6 * s + c] for s in range(n)]}
-                for c, name in enumerate(sb.CUP_NAMES)
-            },
+            "figures": shown,
+            "cups": cups,
             "held": list(self.held),
             "private_left": [_PRIVATE_DISKS - p for p in self.placed],
             "inner_counts": list(self.inner),
             "action": _ACTION_NAMES[self.kind],
-            "action_cup": sb.CUP_NAMES[self.take_cup] if self.take_cup >= 0 else None,
+            "action_cup": _CUP_NAMES[self.take_cup] if self.take_cup >= 0 else None,
             "action_sources": _cup_names(self.sources),
             "hand": [_DISK_TEXTS[d] for d in self.hand],
             "uses_left": list(self.uses),
             "chain": chain,
-            "recent": [{"seat": s, "action": sb.PLAYER_TEXTS[a]} for s, a in self.recent],
+            "recent": [{"seat": s, "action": _PLAYER_TEXTS[a]} for s, a in self.recent],
             "winners": list(self.winners) if over else None,
             "result": self.reason if over else None,
         }
@@ -886,9 +898,25 @@ def _turn_text(card: int, k: int, n: int) -> str:
     return f"turns {text} for the {sb.FIGURE_NAMES[j if j <= n else sb.GRAY_FIGURE]} figure"
 
 
+@cython.locals(cups=cython.int, c=cython.int, names=list)
 def _cup_names(cups: int) -> list[str]:
     """Returns the names of the cups in a bit set (bit ``c``: cup ``c``)."""
-    return [name for c, name in enumerate(sb.CUP_NAMES) if cups >> c & 1]
+    names = []
+    for c in range(6):
+        if cups >> c & 1:
+            names.append(_CUP_NAMES[c])
+    return names
+
+
+@cython.cfunc
+@cython.locals(cells=list, start=cython.int, stop=cython.int, c=cython.int, seats=list)
+def _seats(cells: list[int], start: int, stop: int) -> list[int | None]:
+    """Returns the seats on cells ``start`` to ``stop`` (None where a cell is empty)."""
+    seats = []
+    for c in range(start, stop):
+        seat = cells[c]
+        seats.append(None if seat < 0 else seat)
+    return seats
 
 
 def _hand_cups(hand: list[int]) -> int:
