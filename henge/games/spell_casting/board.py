@@ -115,6 +115,19 @@ CHANCE_TEXTS: tuple[str, ...] = tuple(f"draw {box.CARD_TEXT[c]}" for c in box.NU
 """Chance outcome ``c`` turns number card ``c`` (0..59)."""
 
 
+# The displacement's constants as C values where compiled (the public names above stay Python's).
+_LEFT = cython.declare(tuple, LEFT)
+_RIGHT = cython.declare(tuple, RIGHT)
+_INNER = cython.declare(cython.int, INNER_BASE)
+_OUTER_RING = cython.declare(cython.int, OUTER)
+_MIDDLE_RING = cython.declare(cython.int, MIDDLE)
+_D_LEFT = cython.declare(cython.int, D_LEFT)
+_D_RIGHT = cython.declare(cython.int, D_RIGHT)
+_D_OUT = cython.declare(cython.int, D_OUT)
+_D_IN = cython.declare(cython.int, D_IN)
+_D_IN_DAY = cython.declare(cython.int, D_IN_DAY)
+
+
 def move_action(c: int, right: bool) -> int:
     """Returns the id of ``move`` of the component on ring cell ``c`` (0..89)."""
     return MOVE + 2 * c + (1 if right else 0)
@@ -129,17 +142,17 @@ def figure_action(figure: int, distance_index: int, right: bool) -> int:
 def displace_target(at: int, direction: int) -> int:
     """Returns the cell a displaced component on ``at`` would enter, or -1 if off the board (SC5)."""
     ring = at // 30
-    if direction == D_LEFT:
-        return LEFT[at]
-    if direction == D_RIGHT:
-        return RIGHT[at]
-    if direction == D_OUT:
-        return at - 30 if ring > OUTER else -1
-    if direction == D_IN:
-        return at + 30 if ring < MIDDLE else -1
-    if ring != MIDDLE:
+    if direction == _D_LEFT:
+        return _LEFT[at]
+    if direction == _D_RIGHT:
+        return _RIGHT[at]
+    if direction == _D_OUT:
+        return at - 30 if ring > _OUTER_RING else -1
+    if direction == _D_IN:
+        return at + 30 if ring < _MIDDLE_RING else -1
+    if ring != _MIDDLE_RING:
         return -1
-    return INNER_BASE + 2 * (at - 60) + (1 if direction == D_IN_DAY else 0)
+    return _INNER + 2 * (at - 60) + (1 if direction == _D_IN_DAY else 0)
 
 
 @cython.locals(cells=list, at=cython.int, moved=list, options=list, direction=cython.int, target=cython.int)
@@ -154,7 +167,7 @@ def displace_options(cells: list[int], at: int, moved: list[int]) -> list[int]:
         target = displace_target(at, direction)
         if target < 0 or target in moved:
             continue
-        if target >= INNER_BASE and cells[target] >= 0:
+        if target >= _INNER and cells[target] >= 0:
             continue
         options.append(direction)
     return options
@@ -163,9 +176,9 @@ def displace_options(cells: list[int], at: int, moved: list[int]) -> list[int]:
 @cython.locals(cells=list, at=cython.int, c=cython.int)
 def slide_target(cells: list[int], at: int) -> int:
     """Returns the first free cell clockwise from ``at`` along its own ring (SC5)."""
-    c = RIGHT[at]
+    c = _RIGHT[at]
     while cells[c] >= 0:
-        c = RIGHT[c]
+        c = _RIGHT[c]
     return c
 
 

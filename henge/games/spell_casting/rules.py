@@ -36,12 +36,13 @@ from henge.core import (
     Game,
     GameInfo,
     Option,
-    State,
     check,
     load_cards,
     load_int,
 )
+from henge.core.state import State
 from henge.games.spell_casting import board as sb
+from henge.games.spell_casting.board import displace_options, displace_target, slide_target
 
 _TARGET = 4
 _SHORT_TARGET = 3
@@ -69,11 +70,37 @@ _PHASE_NAMES = (
 NO_ACTION, ACTION_A, ACTION_B, ACTION_C = range(4)
 _ACTION_NAMES = (None, "a", "b", "c")
 
-_SECTION = sb.SECTION
-_STONE_SECTION = sb.STONE_SECTION
-_LEFT = sb.LEFT
-_RIGHT = sb.RIGHT
-_INNER = sb.INNER_BASE
+_SECTION = cython.declare(tuple, sb.SECTION)
+_STONE_SECTION = cython.declare(tuple, sb.STONE_SECTION)
+_LEFT = cython.declare(tuple, sb.LEFT)
+_RIGHT = cython.declare(tuple, sb.RIGHT)
+_INNER = cython.declare(cython.int, sb.INNER_BASE)
+_GRAY = cython.declare(cython.int, sb.GRAY_FIGURE)
+_STONES = cython.declare(cython.int, box.INNER_STONES)
+_DISTANCES = cython.declare(tuple, sb.DISTANCES)
+_OUTSIDE_CUPS = cython.declare(tuple, sb.OUTSIDE_CUPS)
+
+# The phases, the kinds of action and the special players as C ints where compiled (the public
+# names above stay Python ints for every other module).
+_CHANCE = cython.declare(cython.int, CHANCE)
+_TERMINAL = cython.declare(cython.int, TERMINAL)
+_P_DEAL_COMPONENTS = cython.declare(cython.int, DEAL_COMPONENTS)
+_P_DEAL_FIGURES = cython.declare(cython.int, DEAL_FIGURES)
+_P_RETURN = cython.declare(cython.int, RETURN)
+_P_TAKE = cython.declare(cython.int, TAKE)
+_P_USE = cython.declare(cython.int, USE)
+_P_DISPLACE = cython.declare(cython.int, DISPLACE)
+_P_PRIVATE = cython.declare(cython.int, PRIVATE)
+_P_REPLACE = cython.declare(cython.int, REPLACE)
+_P_OVER = cython.declare(cython.int, OVER)
+_K_NONE = cython.declare(cython.int, NO_ACTION)
+_K_A = cython.declare(cython.int, ACTION_A)
+_K_B = cython.declare(cython.int, ACTION_B)
+_K_C = cython.declare(cython.int, ACTION_C)
+_C_RECENT = cython.declare(cython.Py_ssize_t, _RECENT)
+_C_COMPONENTS = cython.declare(cython.int, _COMPONENTS)
+_C_PRIVATE_DISKS = cython.declare(cython.int, _PRIVATE_DISKS)
+_C_ROUND_CAP = cython.declare(cython.int, _ROUND_CAP)
 
 # The action ids' bases (henge.games.spell_casting.board), as C ints where compiled.
 _TAKE = cython.declare(cython.int, sb.TAKE)
@@ -89,10 +116,21 @@ _PULL = cython.declare(cython.int, sb.PULL)
 _PULL_INNER = cython.declare(cython.int, sb.PULL_INNER)
 _PUSH = cython.declare(cython.int, sb.PUSH)
 _PLAYER_TEXTS = cython.declare(tuple, sb.PLAYER_TEXTS)
+# What an observation writes, read from tables rather than worked out or looked up in a module each time.
+_CARD_TEXT = cython.declare(tuple, box.CARD_TEXT)
+_STONE_TEXTS = cython.declare(tuple, tuple(box.inner_text(t) for t in range(box.INNER_STONES)))
+_FIGURE_NAMES = cython.declare(tuple, sb.FIGURE_NAMES)
+_CUP_NAMES = cython.declare(tuple, sb.CUP_NAMES)
+_COLOURS = cython.declare(tuple, box.PLAYER_COLOURS)
+_CELL_TEXTS = cython.declare(tuple, sb.CELL_TEXTS)
 
 
 class SpellCastingState(State):
-    """A Spell Casting position: components on four rings, figures, cups of energy disks."""
+    """A Spell Casting position: components on four rings, figures, cups of energy disks.
+
+    Compiled, it is an extension type whose fields are C fields (``rules.pxd``) and whose rule
+    methods are cpdef methods: the rules call each other in C, and a Python subclass can still
+    override any method to change a rule."""
 
     __slots__ = (
         "cells",
@@ -158,27 +196,33 @@ class SpellCastingState(State):
     @cython.locals(phase=cython.int)
     def current_player(self) -> int:
         phase = self.phase
-        if phase <= DEAL_FIGURES:
-            return CHANCE
-        if phase == PRIVATE:
+        if phase <= _P_DEAL_FIGURES:
+            return _CHANCE
+        if phase == _P_PRIVATE:
             return self.private_seat
-        if phase == OVER:
-            return TERMINAL
+        if phase == _P_OVER:
+            return _TERMINAL
         return self.player
 
-    @cython.locals(phase=cython.int, sources=cython.int, c=cython.int, d=cython.int)
+    @cython.locals(phase=cython.int, sources=cython.int, c=cython.int, d=cython.int, legal=list)
     def _legal_actions(self) -> list[int]:
         phase = self.phase
-        if phase == USE:
+        if phase == _P_USE:
             return self._legal_uses()
-        if phase == TAKE:
+        if phase == _P_TAKE:
             return self._legal_takes()
-        if phase == DISPLACE:
-            return [_DISPLACE + d for d in sb.displace_options(self.cells, self.chain_at, self.chain_moved)]
-        if phase == REPLACE:  # SC11: no disk goes back into a cup this action took from
+        if phase == _P_DISPLACE:
+            return [_DISPLACE + d for d in displace_options(self.cells, self.chain_at, self.chain_moved)]
+        legal = []
+        if phase == _P_REPLACE:  # SC11: no disk goes back into a cup this action took from
             sources = self.sources
-            return [_PLACE + c for c in range(6) if not sources >> c & 1]
-        return [_PLACE + c for c in range(6)]  # RETURN and PRIVATE: any cup
+            for c in range(6):
+                if not sources >> c & 1:
+                    legal.append(_PLACE + c)
+            return legal
+        for c in range(6):  # RETURN and PRIVATE: any cup
+            legal.append(_PLACE + c)
+        return legal
 
     @cython.locals(base=cython.int, kind=cython.int, c=cython.int, energy=list, private=list, legal=list)
     def _legal_takes(self) -> list[int]:
@@ -186,16 +230,38 @@ class SpellCastingState(State):
         base = 6 * self.player
         private = self.private
         kind = self.kind
-        if kind == NO_ACTION:
-            legal = [_TAKE + c for c in range(6) if energy[c]]
-            legal += [_TAKE_MINE + c for c in range(6) if private[base + c]]
-            legal += [_HOLD + c for c in range(6) if energy[c]]
-            return legal or [_PASS]  # SC10
-        if kind == ACTION_C:
-            return [_HOLD + c for c in range(6) if energy[c]]
-        cups = (self.take_cup,) if kind == ACTION_A else sb.OUTSIDE_CUPS
-        legal = [_TAKE + c for c in cups if energy[c]]
-        legal += [_TAKE_MINE + c for c in cups if private[base + c]]
+        legal = []
+        if kind == _K_NONE:
+            for c in range(6):
+                if energy[c]:
+                    legal.append(_TAKE + c)
+            for c in range(6):
+                if private[base + c]:
+                    legal.append(_TAKE_MINE + c)
+            for c in range(6):
+                if energy[c]:
+                    legal.append(_HOLD + c)
+            if not legal:
+                legal.append(_PASS)  # SC10
+            return legal
+        if kind == _K_C:
+            for c in range(6):
+                if energy[c]:
+                    legal.append(_HOLD + c)
+            return legal
+        if kind == _K_A:  # the action's inside cup
+            c = self.take_cup
+            if energy[c]:
+                legal.append(_TAKE + c)
+            if private[base + c]:
+                legal.append(_TAKE_MINE + c)
+        else:  # action b: the outside cups
+            for c in range(3, 6):
+                if energy[c]:
+                    legal.append(_TAKE + c)
+            for c in range(3, 6):
+                if private[base + c]:
+                    legal.append(_TAKE_MINE + c)
         legal.append(_DONE)
         return legal
 
@@ -204,6 +270,7 @@ class SpellCastingState(State):
         uses=list,
         figures=list,
         legal=list,
+        extra=list,
         section=cython.int,
         ring=cython.int,
         c=cython.int,
@@ -211,39 +278,54 @@ class SpellCastingState(State):
         stone=cython.int,
         base=cython.int,
         m=cython.int,
+        a=cython.int,
+        last=cython.int,
+        occupant=cython.int,
     )
     def _legal_uses(self) -> list[int]:
         cells = self.cells
         uses = self.uses
-        if self.kind == ACTION_A:
-            legal = [_DONE]
+        legal = [_DONE]
+        if self.kind == _K_A:
             section = self.take_cup
             if uses[section]:
                 for ring in range(3):
                     for c in range(30 * ring + 10 * section, 30 * ring + 10 * section + 10):
-                        if cells[c] >= 0:
+                        occupant = cells[c]
+                        if occupant >= 0:
                             legal.append(_MOVE + 2 * c)
                             legal.append(_MOVE + 2 * c + 1)
             return legal
-        found: set[int] = set()
+        extra = []  # pulls and pushes, which two figures may share
         figures = self.figures
-        for figure in (self.player, self.n, sb.GRAY_FIGURE):  # SC4: own, neutral and gray figures
+        for figure in (self.player, self.n, _GRAY):  # SC4: own, neutral and gray figures, in order
             stone = figures[figure]
             if not uses[_STONE_SECTION[stone]]:
                 continue
             base = _FIGURE + 6 * figure
-            found.update(range(base, base + 6))
+            for a in range(base, base + 6):
+                legal.append(a)
             m = stone // 2  # number - 1
-            if cells[m] >= 0:
-                found.add(_PULL + m)
-            if cells[30 + m] >= 0:
-                found.add(_PULL + 30 + m)
-                found.add(_PUSH + m)
-            if cells[60 + m] >= 0:
-                found.add(_PUSH + 30 + m)
-                if cells[_INNER + stone] < 0:
-                    found.add(_PULL_INNER + stone)
-        return [_DONE, *sorted(found)]
+            occupant = cells[m]
+            if occupant >= 0:
+                extra.append(_PULL + m)
+            occupant = cells[30 + m]
+            if occupant >= 0:
+                extra.append(_PULL + 30 + m)
+                extra.append(_PUSH + m)
+            occupant = cells[60 + m]
+            if occupant >= 0:
+                extra.append(_PUSH + 30 + m)
+                occupant = cells[_INNER + stone]
+                if occupant < 0:
+                    extra.append(_PULL_INNER + stone)
+        extra.sort()  # every one above the figures' actions
+        last = -1
+        for a in extra:
+            if a != last:
+                legal.append(a)
+                last = a
+        return legal
 
     uniform_chance = True  # G1: every card turned is uniform over the unturned ones
 
@@ -253,19 +335,19 @@ class SpellCastingState(State):
     @cython.locals(action=cython.int, phase=cython.int, seat=cython.int, disk=cython.int, cup=cython.int)
     def _apply(self, action: int) -> None:
         phase = self.phase
-        if phase <= DEAL_FIGURES:
+        if phase <= _P_DEAL_FIGURES:
             self._turn_card(action)
             return
-        seat = self.private_seat if phase == PRIVATE else self.player  # the current player
+        seat = self.private_seat if phase == _P_PRIVATE else self.player  # the current player
         self._record(seat, _PLAYER_TEXTS[action])  # G6: every decision is seen by all
-        self.recent = self.recent[1 - _RECENT :] + ((seat, action),)
-        if phase == USE:
+        self.recent = self.recent[1 - _C_RECENT :] + ((seat, action),)
+        if phase == _P_USE:
             self._use(action)
-        elif phase == DISPLACE:
+        elif phase == _P_DISPLACE:
             self._displace(action - _DISPLACE)
-        elif phase == TAKE:
+        elif phase == _P_TAKE:
             self._take(action)
-        elif phase == REPLACE:
+        elif phase == _P_REPLACE:
             disk = self.hand.pop(0)
             cup = action - _PLACE
             if disk >= 6:
@@ -274,11 +356,11 @@ class SpellCastingState(State):
                 self.energy[cup] += 1
             if not self.hand:
                 self._end_turn()
-        elif phase == RETURN:  # SC10: held disks go back just before the holder's next action
+        elif phase == _P_RETURN:  # SC10: held disks go back just before the holder's next action
             self.energy[action - _PLACE] += 1
             self.held[self.player] -= 1
             if not self.held[self.player]:
-                self.phase = TAKE
+                self.phase = _P_TAKE
         else:  # PRIVATE (SC9)
             self.private[6 * seat + action - _PLACE] += 1
             self.placed[seat] += 1
@@ -286,7 +368,11 @@ class SpellCastingState(State):
             self._after_use()
 
     def _copy(self) -> SpellCastingState:
-        new = SpellCastingState.__new__(SpellCastingState)
+        cls = type(self)  # a subclass (a designer's rule change) stays itself
+        if cls is SpellCastingState:
+            new = SpellCastingState.__new__(SpellCastingState)
+        else:
+            new = SpellCastingState.__new__(cls)
         new.game = self.game
         new.n = self.n
         new.target = self.target
@@ -308,8 +394,12 @@ class SpellCastingState(State):
         new.player = self.player
         new.private_seat = self.private_seat
         new.phase = self.phase
-        new.setup_cards = self.setup_cards[:]
-        new.draw_pile = self.draw_pile[:]
+        if self.phase <= _P_DEAL_FIGURES:
+            new.setup_cards = self.setup_cards[:]
+            new.draw_pile = self.draw_pile[:]
+        else:  # shared: once the set-up is over the rules never change them again
+            new.setup_cards = self.setup_cards
+            new.draw_pile = self.draw_pile
         new.turns = self.turns
         new.recent = self.recent
         new.winners = self.winners
@@ -318,30 +408,31 @@ class SpellCastingState(State):
 
     # -- set-up ------------------------------------------------------------------
 
+    @cython.locals(card=cython.int, k=cython.int, n=cython.int, j=cython.int, figure=cython.int)
     def _turn_card(self, card: int) -> None:
         """Set-up: seven cards per seat place components (SC7), then one card per figure."""
         self.draw_pile.remove(card)
         self.setup_cards.append(card)
         k = len(self.setup_cards) - 1
         n = self.n
-        self._record(CHANCE, _turn_text(card, k, n))  # G6: every card is turned face up
-        if k < _COMPONENTS * n:
-            sb.setup_place(self.cells, card // 2 + 1, k // _COMPONENTS)
-            if k == _COMPONENTS * n - 1:
-                self.phase = DEAL_FIGURES
+        self._record(_CHANCE, _turn_text(card, k, n))  # G6: every card is turned face up
+        if k < _C_COMPONENTS * n:
+            sb.setup_place(self.cells, card // 2 + 1, k // _C_COMPONENTS)
+            if k == _C_COMPONENTS * n - 1:
+                self.phase = _P_DEAL_FIGURES
             return
-        j = k - _COMPONENTS * n  # seats' figures, then the neutral colour's (SC1), then gray
-        figure = j if j <= n else sb.GRAY_FIGURE
+        j = k - _C_COMPONENTS * n  # seats' figures, then the neutral colour's (SC1), then gray
+        figure = j if j <= n else _GRAY
         self.figures[figure] = card  # a card's id is the index of its inner stone
         if j == n + 1:
-            self.phase = TAKE
+            self.phase = _P_TAKE
 
     # -- a turn --------------------------------------------------------------------
 
     @cython.locals(action=cython.int, seat=cython.int, cup=cython.int, disk=cython.int)
     def _take(self, action: int) -> None:
         if action == _DONE:
-            self.phase = USE
+            self.phase = _P_USE
             return
         if action == _PASS:
             self._end_turn()
@@ -349,7 +440,7 @@ class SpellCastingState(State):
         seat = self.player
         if action >= _HOLD:  # action c: neutral disks only (SC9), min(2, on the board) (SC10)
             cup = action - _HOLD
-            self.kind = ACTION_C
+            self.kind = _K_C
             self.energy[cup] -= 1
             self.held[seat] += 1
             if self.held[seat] == 2 or not any(self.energy):
@@ -364,12 +455,12 @@ class SpellCastingState(State):
             self.energy[cup] -= 1
             disk = cup
         self.sources |= 1 << cup
-        if self.kind == NO_ACTION:
+        if self.kind == _K_NONE:
             if cup < 3:
-                self.kind = ACTION_A
+                self.kind = _K_A
                 self.take_cup = cup
             else:
-                self.kind = ACTION_B
+                self.kind = _K_B
         self.hand.append(disk)
         self.hand.sort()
         self.uses[cup % 3] += 1
@@ -378,7 +469,7 @@ class SpellCastingState(State):
     def _use(self, action: int) -> None:
         if action == _DONE:  # SC10: disks left unused go back with the others
             self.uses = [0, 0, 0]
-            self.phase = REPLACE
+            self.phase = _P_REPLACE
             return
         if action < _FIGURE:
             c = (action - _MOVE) >> 1
@@ -389,8 +480,8 @@ class SpellCastingState(State):
             figure = k // 6
             stone = self.figures[figure]
             self.uses[_STONE_SECTION[stone]] -= 1  # SC4: the figure stands in the disk's section
-            step = sb.DISTANCES[(k % 6) >> 1]
-            self.figures[figure] = (stone + step if k & 1 else stone - step) % box.INNER_STONES
+            step = _DISTANCES[(k % 6) >> 1]
+            self.figures[figure] = (stone + step if k & 1 else stone - step) % _STONES
             self._after_use()
         elif action < _PULL_INNER:
             c = action - _PULL
@@ -421,13 +512,13 @@ class SpellCastingState(State):
             self.chain_owner = occupant
             self.chain_at = target
             self.chain_moved = [target]
-            self.phase = DISPLACE  # the first component pushed can always step back (SC5)
+            self.phase = _P_DISPLACE  # the first component pushed can always step back (SC5)
 
     @cython.locals(direction=cython.int, target=cython.int, owner=cython.int, occupant=cython.int, cells=list)
     def _displace(self, direction: int) -> None:
         """SC5: one push of the chain, in the direction the mover chose."""
         cells = self.cells
-        target = sb.displace_target(self.chain_at, direction)
+        target = displace_target(self.chain_at, direction)
         owner = self.chain_owner
         occupant = cells[target]
         cells[target] = owner
@@ -441,8 +532,8 @@ class SpellCastingState(State):
         self.chain_owner = occupant
         self.chain_at = target
         self.chain_moved.append(target)
-        if not sb.displace_options(cells, target, self.chain_moved):
-            cells[sb.slide_target(cells, target)] = occupant  # SC5: no legal direction, slide clockwise
+        if not displace_options(cells, target, self.chain_moved):
+            cells[slide_target(cells, target)] = occupant  # SC5: no legal direction, slide clockwise
             self._end_chain()
             self._after_use()
 
@@ -458,30 +549,32 @@ class SpellCastingState(State):
             self.winners = (seat,)
             colour = box.PLAYER_COLOURS[seat]
             self.reason = f"seat {seat} ({colour}) has {self.target} components on the inner ring and casts the spell"
-            self.phase = OVER
-        elif self.placed[seat] < _PRIVATE_DISKS:
+            self.phase = _P_OVER
+        elif self.placed[seat] < _C_PRIVATE_DISKS:
             self.private_seat = seat
-            self.phase = PRIVATE
+            self.phase = _P_PRIVATE
         else:
             self._after_use()
 
+    @cython.locals(uses=list)
     def _after_use(self) -> None:
-        self.phase = USE if any(self.uses) else REPLACE
+        uses = self.uses
+        self.phase = _P_USE if uses[0] or uses[1] or uses[2] else _P_REPLACE
 
     def _end_turn(self) -> None:
         self.turns += 1
-        self.kind = NO_ACTION
+        self.kind = _K_NONE
         self.take_cup = -1
         self.sources = 0
         self.uses = [0, 0, 0]
-        if self.turns >= _ROUND_CAP * self.n:  # G4, SC6
+        if self.turns >= _C_ROUND_CAP * self.n:  # G4, SC6
             best = max(self.inner)
-            self.winners = tuple(s for s in range(self.n) if self.inner[s] == best)
+            self.winners = tuple([s for s in range(self.n) if self.inner[s] == best])
             self.reason = f"the round cap of {_ROUND_CAP} rounds was reached; most components inside: {best}"
-            self.phase = OVER
+            self.phase = _P_OVER
             return
         self.player = (self.player + 1) % self.n
-        self.phase = RETURN if self.held[self.player] else TAKE
+        self.phase = _P_RETURN if self.held[self.player] else _P_TAKE
 
     # -- what a seat sees ------------------------------------------------------------
 
@@ -491,55 +584,60 @@ class SpellCastingState(State):
             raise ValueError(f"seats run 0..{self.n - 1}, not {player}")
         return {"game": "spell_casting", "seat": player, **self._public()}
 
+    @cython.locals(n=cython.int, f=cython.int, c=cython.int, cells=list, figures=list, energy=list, private=list)
     def _public(self) -> dict[str, Any]:
         n = self.n
         cells = self.cells
-        over = self.phase == OVER
+        figures = self.figures
+        energy = self.energy
+        private = self.private
+        over = self.phase == _P_OVER
         chain = None
-        if self.phase == DISPLACE:
+        if self.phase == _P_DISPLACE:
             chain = {
                 "component": self.chain_owner,
-                "from": sb.CELL_TEXTS[self.chain_at],
-                "moved": [sb.CELL_TEXTS[c] for c in self.chain_moved],
+                "from": _CELL_TEXTS[self.chain_at],
+                "moved": [_CELL_TEXTS[c] for c in self.chain_moved],
             }
+        shown = {}  # the figures in play: the seats', the neutral colour's, then the gray one
+        for f in range(n + 1):
+            shown[_FIGURE_NAMES[f]] = None if figures[f] < 0 else _STONE_TEXTS[figures[f]]
+        shown[_FIGURE_NAMES[_GRAY]] = None if figures[_GRAY] < 0 else _STONE_TEXTS[figures[_GRAY]]
+        cups = {}
+        for c in range(6):
+            cups[_CUP_NAMES[c]] = {"energy": energy[c], "private": private[c : 6 * n : 6]}
         return {
             "players": n,
             "variant": self.game.options["variant"],
             "target": self.target,
-            "colours": list(box.PLAYER_COLOURS[:n]),
-            "neutral_colour": box.PLAYER_COLOURS[n],
+            "colours": list(_COLOURS[:n]),
+            "neutral_colour": _COLOURS[n],
             "phase": _PHASE_NAMES[self.phase],
             "current_player": self.current_player(),
             "turn_player": self.player,
             "turn": self.turns,
             "round": self.turns // n + 1,
             "round_cap": _ROUND_CAP,
-            "setup_cards": [box.CARD_TEXT[c] for c in self.setup_cards],
+            "setup_cards": [_CARD_TEXT[c] for c in self.setup_cards],
             "draw_pile": len(self.draw_pile),
             "rings": {
-                "outer": [None if s < 0 else s for s in cells[0:30]],
-                "coloured": [None if s < 0 else s for s in cells[30:60]],
-                "middle": [None if s < 0 else s for s in cells[60:90]],
-                "inner": [None if s < 0 else s for s in cells[90:150]],
+                "outer": _seats(cells, 0, 30),
+                "coloured": _seats(cells, 30, 60),
+                "middle": _seats(cells, 60, 90),
+                "inner": _seats(cells, 90, 150),
             },
-            "figures": {
-                sb.FIGURE_NAMES[f]: None if self.figures[f] < 0 else box.inner_text(self.figures[f])
-                for f in (*range(n + 1), sb.GRAY_FIGURE)
-            },
-            "cups": {
-                name: {"energy": self.energy[c], "private": [self.private[6 * s + c] for s in range(n)]}
-                for c, name in enumerate(sb.CUP_NAMES)
-            },
+            "figures": shown,
+            "cups": cups,
             "held": list(self.held),
             "private_left": [_PRIVATE_DISKS - p for p in self.placed],
             "inner_counts": list(self.inner),
             "action": _ACTION_NAMES[self.kind],
-            "action_cup": sb.CUP_NAMES[self.take_cup] if self.take_cup >= 0 else None,
+            "action_cup": _CUP_NAMES[self.take_cup] if self.take_cup >= 0 else None,
             "action_sources": _cup_names(self.sources),
             "hand": [_DISK_TEXTS[d] for d in self.hand],
             "uses_left": list(self.uses),
             "chain": chain,
-            "recent": [{"seat": s, "action": sb.PLAYER_TEXTS[a]} for s, a in self.recent],
+            "recent": [{"seat": s, "action": _PLAYER_TEXTS[a]} for s, a in self.recent],
             "winners": list(self.winners) if over else None,
             "result": self.reason if over else None,
         }
@@ -800,9 +898,25 @@ def _turn_text(card: int, k: int, n: int) -> str:
     return f"turns {text} for the {sb.FIGURE_NAMES[j if j <= n else sb.GRAY_FIGURE]} figure"
 
 
+@cython.locals(cups=cython.int, c=cython.int, names=list)
 def _cup_names(cups: int) -> list[str]:
     """Returns the names of the cups in a bit set (bit ``c``: cup ``c``)."""
-    return [name for c, name in enumerate(sb.CUP_NAMES) if cups >> c & 1]
+    names = []
+    for c in range(6):
+        if cups >> c & 1:
+            names.append(_CUP_NAMES[c])
+    return names
+
+
+@cython.cfunc
+@cython.locals(cells=list, start=cython.int, stop=cython.int, c=cython.int, seats=list)
+def _seats(cells: list[int], start: int, stop: int) -> list[int | None]:
+    """Returns the seats on cells ``start`` to ``stop`` (None where a cell is empty)."""
+    seats = []
+    for c in range(start, stop):
+        seat = cells[c]
+        seats.append(None if seat < 0 else seat)
+    return seats
 
 
 def _hand_cups(hand: list[int]) -> int:

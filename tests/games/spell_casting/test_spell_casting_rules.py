@@ -545,3 +545,43 @@ def test_terminal_render_shows_rings_cups_hands_and_describes_every_decision():
     final = state.observation(None)
     assert terminal.describe_decision(final) == final["result"]
     assert phases == set(sc._PHASE_NAMES) - {"over"}
+
+
+# --- a designer's rule change ----------------------------------------------------------
+
+
+class _OneHoldState(sc.SpellCastingState):
+    """A designer's variant as a plain Python subclass: action c holds one disk, not two (SC10)."""
+
+    __slots__ = ()
+
+    def _take(self, action: int) -> None:
+        super()._take(action)
+        if sb.HOLD <= action < sb.PLACE and self.phase == sc.TAKE:
+            self._end_turn()
+
+
+class _OneHold(sc.SpellCasting):
+    state_class = _OneHoldState
+
+
+def test_a_python_subclass_overriding_a_rule_method_changes_play_on_either_path():
+    # _take is called by _apply from inside the rules (compiled: a cpdef method), so the override
+    # must still be what runs; a clone stays the subclass and keeps the changed rule.
+    standard = dealt(3)
+    variant = _OneHold(3).new_initial_state()
+    for action in standard.history():
+        variant.apply_action(action)
+    assert type(variant) is _OneHoldState
+    assert variant.legal_actions() == standard.legal_actions()
+    play(standard, "hold in1")
+    play(variant, "hold in1")
+    assert (standard.player, standard.kind, standard.held[0]) == (0, sc.ACTION_C, 1)
+    assert (variant.player, variant.kind, variant.held[0]) == (1, sc.NO_ACTION, 1)
+    assert "hold in2" in legal(standard) and "take in2" not in legal(standard)
+    assert "take in2" in legal(variant)
+    copy = variant.clone()
+    assert type(copy) is _OneHoldState
+    play(copy, "hold in2")
+    assert (copy.player, copy.held[1]) == (2, 1)
+    assert (variant.player, variant.held[1]) == (1, 0)
