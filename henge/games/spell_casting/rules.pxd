@@ -19,10 +19,10 @@ cdef class SpellCastingState(State):
     cdef public object winners, reason
 
     cpdef int current_player(self) except? -99
-    cpdef list _legal_actions(self)
+    cpdef _legal_actions(self)
     cpdef list _legal_takes(self)
     cpdef list _legal_uses(self)
-    cpdef list _chance_actions(self)
+    cpdef _chance_actions(self)
     cpdef _apply(self, int action)
     @cython.locals(new=SpellCastingState, cls=type)
     cpdef _copy(self)
