@@ -8,6 +8,7 @@ returns, action text, illegal input, and that no seat's view leaks (G3).
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -302,3 +303,41 @@ def test_G1_every_chance_event_is_uniform_and_the_same_seed_plays_the_same_game(
     agents = ["random"] * players
     assert henge.play(game, agents, seed=9) == henge.play(game, agents, seed=9)
     assert henge.play(game, agents, seed=9)["actions"] != henge.play(game, agents, seed=10)["actions"]
+
+
+def _variant(game_id: str) -> type[henge.Game]:
+    """Returns a game whose state is a Python subclass of ``game_id``'s, as a designer's rule change
+    makes one (named in this module, so that its states pickle)."""
+    base = henge.game_class(game_id)
+    name = f"Variant_{game_id}"
+    state_class = type(name, (base.state_class,), {"__slots__": (), "__module__": __name__})
+    game_class = type(f"{name}_game", (base,), {"state_class": state_class, "__module__": __name__})
+    globals()[name] = state_class
+    globals()[f"{name}_game"] = game_class
+    return game_class
+
+
+@pytest.mark.parametrize("game_id", henge.list_games())
+def test_a_designers_subclass_of_the_state_stays_itself_through_clones_resamples_and_loads(game_id):
+    """A designer may change a rule by subclassing a game's state in Python: every state the engine
+    makes from one of its states (a clone, a resample, a state loaded from JSON, a pickle) is of that
+    subclass, so the changed rule holds in the search's copies too, on either path."""
+    variant = _variant(game_id)
+    game = variant(variant.info.min_players)
+    variant_state = variant.state_class
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    seen = 0
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        made = [state.clone(), game.state_from_json(state.to_json()), pickle.loads(pickle.dumps(state))]
+        if player >= 0:
+            made.append(state.resample_from_infostate(player, rng))
+            seen += 1
+        for other in made:
+            assert type(other) is variant_state, type(other)
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert seen > 0

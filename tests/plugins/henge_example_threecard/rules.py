@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from henge import box
 from henge.core import CHANCE, TERMINAL, Game, GameInfo, State, check, load_cards, load_int
@@ -127,7 +127,7 @@ class ThreeCardState(State):
         self.phase = OVER
 
     def _copy(self) -> ThreeCardState:
-        new = ThreeCardState.__new__(ThreeCardState)
+        new = type(self).__new__(type(self))  # a subclass (a designer's rule change) copies as itself
         new.game = self.game
         new.n = self.n
         new.hands = [hand[:] for hand in self.hands]
@@ -208,7 +208,7 @@ class ThreeCardState(State):
                 actions[slot] = card
             for slot, card in zip(free, hand, strict=True):
                 actions[slot] = card
-        new = ThreeCardState(self.game)
+        new = cast(ThreeCardState, self.game.new_initial_state())
         for action in actions:
             new.apply_action(action)
         return new
