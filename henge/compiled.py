@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
@@ -103,10 +104,31 @@ def _built(root: str, path: str) -> str | None:
     return None
 
 
+_CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.MULTILINE)
+
+
+def _declarations(root: str, path: str) -> list[str]:
+    """Returns the ``.pxd`` files a module of ``path`` is compiled against: its own, and those they
+    cimport (of this project: found under ``root``), transitively."""
+    found: list[str] = []
+    pending = [os.path.join(root, path[: -len(".py")] + ".pxd")]
+    while pending:
+        pxd = pending.pop()
+        if pxd in found or not os.path.exists(pxd):
+            continue
+        found.append(pxd)
+        with open(pxd, encoding="utf-8") as file:
+            for match in _CIMPORT.finditer(file.read()):
+                name = match.group(1) or match.group(2)
+                pending.append(os.path.join(root, *name.split(".")) + ".pxd")
+    return found
+
+
 def stale_modules(root: str = _ROOT, paths: Sequence[str] = COMPILED) -> list[str]:
     """Returns the modules of ``paths`` whose compiled extension is missing or older than its source
-    (the ``.py``, or the ``.pxd`` of declarations beside it), where any of them is compiled at all:
-    a compiled module is built against the others' declarations, so they are used all or none."""
+    (the ``.py``, or a ``.pxd`` of declarations it is compiled against: its own and those it cimports),
+    where any of them is compiled at all: a compiled module is built against the others' declarations,
+    so they are used all or none."""
     built = {path: _built(root, path) for path in paths}
     if not any(built.values()):
         return []
@@ -116,8 +138,8 @@ def stale_modules(root: str = _ROOT, paths: Sequence[str] = COMPILED) -> list[st
             stale.append(_module(path))
             continue
         when = os.path.getmtime(extension)
-        sources = (os.path.join(root, path), os.path.join(root, path[: -len(".py")] + ".pxd"))
-        if any(os.path.exists(source) and os.path.getmtime(source) > when for source in sources):
+        sources = [os.path.join(root, path), *_declarations(root, path)]
+        if any(os.path.getmtime(source) > when for source in sources if os.path.exists(source)):
             stale.append(_module(path))
     return stale
 
@@ -140,8 +162,9 @@ class SourceFinder:
         if self.stale:
             shown = ", ".join(self.stale[:6]) + (f" and {len(self.stale) - 6} more" if len(self.stale) > 6 else "")
             print(
-                f"henge: {shown} changed after it was compiled (or was not compiled); the engine runs "
-                "as Python ('pip install -e .' or 'make' compiles it again)",
+                f"henge: {shown}: compiled before its source or the declarations it is built against "
+                "changed (or not compiled); the engine runs as Python ('pip install -e .' or 'make' "
+                "compiles it again)",
                 file=sys.stderr,
             )
 

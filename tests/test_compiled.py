@@ -132,12 +132,17 @@ def test_a_source_edited_after_compiling_runs_the_whole_engine_as_python(
     for name in ("rule", "other"):
         spec = finder.find_spec(f"stalepkg.{name}", [str(package)])
         assert spec is not None and spec.origin == str(package / f"{name}.py")
-    assert "stalepkg.rule changed after it was compiled" in capsys.readouterr().err
-    # Its declarations edited, or a module never compiled: the same.
+    assert "stalepkg.rule: compiled before its source" in capsys.readouterr().err
+    # Its declarations edited, or those it cimports, or a module never compiled: the same.
     os.utime(package / "rule.py", (1_000_000, 1_000_000))
-    (package / "other.pxd").write_text("cdef int VALUE\n")
+    (package / "other.pxd").write_text("cdef class Other:\n    cdef public int value\n")
     assert compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths).stale == ["stalepkg.other"]
+    (package / "rule.pxd").write_text("from stalepkg.other cimport Other\n")
+    os.utime(package / "rule.pxd", (1_000_000, 1_000_000))
+    stale = compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths).stale
+    assert stale == ["stalepkg.rule", "stalepkg.other"]
     (package / "other.pxd").unlink()
+    (package / "rule.pxd").unlink()
     (package / f"rule{suffix}").unlink()
     assert compiled.SourceFinder(pure=False, root=str(tmp_path), paths=paths).stale == ["stalepkg.rule"]
     # Nothing compiled at all: the pure path, with nothing to say about it here.

@@ -43,13 +43,7 @@ class Event:
     named in ``__slots__``; a long chain is freed without deep recursion on either path.
     """
 
-    __slots__ = ("_digests", "actor", "parent", "private", "public")
-    if cython.compiled and not TYPE_CHECKING:  # the fields of the compiled class
-        parent = cython.declare(object, visibility="public")
-        actor = cython.declare(object, visibility="public")
-        public = cython.declare(object, visibility="public")
-        private = cython.declare(object, visibility="public")
-        _digests = cython.declare(object, visibility="public")
+    __slots__ = ("_digests", "actor", "parent", "private", "public")  # compiled: the fields declared in record.pxd
 
     def __init__(
         self, parent: Event | Deferred | None, actor: int, public: str | None, private: Mapping[int, str] | None

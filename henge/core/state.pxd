@@ -3,6 +3,9 @@
 # hooks a game implements, cpdef so that the public API reaches a compiled game's hooks by a C call
 # (a game's .pxd declares them alike) and a Python subclass still overrides any of them.
 
+from henge.core.record cimport Event
+
+
 cdef class State:
     cdef public object game
     cdef public object _past
@@ -16,3 +19,4 @@ cdef class State:
     cpdef _chance_outcomes(self)
     cpdef _apply(self, int action)
     cpdef _copy(self)
+    cpdef _record(self, int actor, public, private=*)

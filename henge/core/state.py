@@ -22,7 +22,10 @@ from henge.core.errors import IllegalActionError, StateFormatError
 from henge.core.history import HISTORY_BLOCK, Past, _blocks, _flatten
 from henge.core.info import GameInfo
 from henge.core.outcomes import shared_win, uniform
-from henge.core.record import Deferred, Event, made
+from henge.core.record import Deferred, made
+
+if not cython.compiled:  # compiled, state.pxd cimports it
+    from henge.core.record import Event
 
 CHANCE = -1
 """``current_player()`` at a chance node."""
@@ -429,7 +432,13 @@ class State:
 
     def _record(self, actor: int, public: str | None, private: Mapping[int, str] | None = None) -> None:
         """Appends an event to the record: ``public`` for every seat, ``private`` texts for some."""
-        self._log = Event(self._log, actor, public, private)
+        event = Event.__new__(Event)  # compiled: the type's own allocation, no call of __init__
+        event.parent = self._log
+        event.actor = actor
+        event.public = public
+        event.private = private
+        event._digests = None
+        self._log = event
 
     def information_state(self, player: int | None, newest: int | None = None) -> list[list[Any]]:
         """Returns seat ``player``'s perfect-recall record (G6) as JSON: ``[actor, text]`` per event it
