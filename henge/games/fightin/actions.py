@@ -16,6 +16,17 @@ ROUNDS: tuple[int, ...] = (3, 4, 5, 6, 7)
 both player decks: 3 cards dealt face up and 3 played a round make 24)."""
 HAND = 5
 STOCK_PER_COLOUR = box.DISKS_PER_COLOUR  # F10
+
+# Copy on write: a clone shares the lists that the rules change seldom, and each of the two copies
+# such a list the first time the rules change it (one bit per group of lists in the state's _shared,
+# set in both by its _copy; the rules change a list of a group in place only after position._own).
+# Someone changing a state's list in place, outside the rules, gives it a new list instead.
+SHARE_LOOT = 1  # loot
+SHARE_BOARD = 2  # board and its six piles
+SHARE_DECKS = 4  # decks, their two lists, and deck_draws
+SHARE_MONSTERS = 8  # monsters, monster_deck and monster_discards
+SHARE_DISCARDS = 16  # discards and its two piles
+SHARE_ALL = 31
 LAWYER_START = 30
 
 EVENTS: tuple[str, ...] = ("fightin", "drinkin", "stealin")

@@ -10,6 +10,7 @@ from henge.games.fightin.position cimport (
     _give,
     _move_loot,
     _multiplier,
+    _own,
     _points,
     _take_wee_lawyer,
     _values,

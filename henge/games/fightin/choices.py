@@ -16,6 +16,8 @@ from henge.core import Event
 
 # The constants the decisions compare and count with: C ints where this module is compiled.
 cython.declare(
+    SHARE_LOOT=cython.int,
+    SHARE_MONSTERS=cython.int,
     CHOOSE=cython.int,
     DISCARD_BASE=cython.int,
     DISCARD_HIGHEST=cython.int,
@@ -61,6 +63,8 @@ from henge.games.fightin.actions import (  # noqa: E402
     PLAY,
     SCARPER,
     SCARPER_BASE,
+    SHARE_LOOT,
+    SHARE_MONSTERS,
     STEAL,
     STEAL_AWARDS,
     STEAL_COLOUR_BASE,
@@ -77,6 +81,7 @@ from henge.games.fightin.position import (  # noqa: E402
     _give,
     _move_loot,
     _multiplier,
+    _own,
     _points,
     _take_wee_lawyer,
     _values,
@@ -222,6 +227,8 @@ def effect(state: Position, action: int) -> None:
         else:
             state.taken += 1
             state.stock[YELLOW] -= 1
+            if state._shared & SHARE_LOOT:
+                _own(state, SHARE_LOOT)
             state.loot[state.second * 5 + YELLOW] += 1
             _act(state, seat, _TAKES_YELLOW[state.second], _TAKES_YELLOW_LINE[seat][state.second])
     elif kind == STEAL_AWARDS:
@@ -230,6 +237,8 @@ def effect(state: Position, action: int) -> None:
         _kill(state, seat, action - KILL_BASE)
     elif kind == DISCARD_MONSTER:
         card = action - DISCARD_BASE
+        if state._shared & SHARE_MONSTERS:
+            _own(state, SHARE_MONSTERS)
         state.monsters.remove(card)
         state.monster_discards.append(card)
         _act(state, seat, f"discards monster {_TEXT[card]}")
@@ -244,6 +253,8 @@ def effect(state: Position, action: int) -> None:
 @cython.cfunc
 @cython.locals(state=Position, seat=cython.int, card=cython.int)
 def _kill(state: Position, seat: int, card: int) -> None:
+    if state._shared & SHARE_MONSTERS:
+        _own(state, SHARE_MONSTERS)
     state.monsters.remove(card)
     state.monster_discards.append(card)
     _act(state, seat, _KILLS[card])
@@ -261,6 +272,8 @@ def _steal(state: Position, seat: int, action: int) -> None:
     elif action >= STEAL_COLOUR_BASE:  # one award straight from the opponent (two in round 7)
         colour = action - STEAL_COLOUR_BASE
         state.awards[(1 - seat) * 5 + colour] -= 1
+        if state._shared & SHARE_LOOT:
+            _own(state, SHARE_LOOT)
         state.loot[state.high * 5 + colour] += 1
         state.taken += 1
         line = f"seat {seat}'s thief {thief} steals a {COLOURS[colour]} award"

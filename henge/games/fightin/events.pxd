@@ -12,6 +12,7 @@ from henge.games.fightin.position cimport (
     _move_loot,
     _multiplier,
     _note,
+    _own,
     _take_wee_lawyer,
     _total,
     _values,

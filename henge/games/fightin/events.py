@@ -15,6 +15,8 @@ from henge.core import Event
 
 # The steps' numbers and the other constants they count with: C ints where this module is compiled.
 cython.declare(
+    SHARE_BOARD=cython.int,
+    SHARE_LOOT=cython.int,
     AUTO=cython.int,
     BLUE=cython.int,
     DEAL=cython.int,
@@ -117,6 +119,8 @@ from henge.games.fightin.actions import (  # noqa: E402
     ROUND_END,
     SCARPER,
     SCORE,
+    SHARE_BOARD,
+    SHARE_LOOT,
     START_ROUND,
     STEAL,
     STEAL_AWARDS,
@@ -142,6 +146,7 @@ from henge.games.fightin.position import (  # noqa: E402
     _move_loot,
     _multiplier,
     _note,
+    _own,
     _take_wee_lawyer,
     _total,
     _values,
@@ -306,6 +311,8 @@ def _reveal(state: Position, event: int) -> None:
     """Turns the event's newcomers face up and finds a working Gonagal (F13, F3)."""
     state.event = event
     state.lead = -1
+    if state._shared & SHARE_BOARD:
+        _own(state, SHARE_BOARD)
     down = state.down
     gonagals = []
     shown = []
@@ -625,6 +632,8 @@ def _steal_gonagal(state: Position) -> None:
     gonagal = GONAGAL[lead]
     for card in state.board[STEAL * 2 + 1 - lead]:
         _move_loot(state, card, gonagal)
+    if state._shared & SHARE_LOOT:
+        _own(state, SHARE_LOOT)
     state.loot[gonagal * 5 + YELLOW] += _from_stock(state, YELLOW, _multiplier(state))
     _note(state, f"seat {lead}'s Gonagal carries {_loot_count(state, gonagal)} awards")
     _move_lawyer(state)

@@ -40,6 +40,7 @@ from henge.games.fightin.actions import (
     PLAY,
     SCARPER,
     SECOND,
+    SHARE_ALL,
     START_ROUND,
     STEAL,
     STEAL_AWARDS,
@@ -51,7 +52,7 @@ from henge.games.fightin.actions import (
 from henge.games.fightin.choices import options
 from henge.games.fightin.events import _rank
 from henge.games.fightin.observation import _loot, log_lines
-from henge.games.fightin.position import Position, _points
+from henge.games.fightin.position import Position, _own, _points
 
 _TEXT = box.CARD_TEXT
 
@@ -136,6 +137,7 @@ def _mapping(value: Any, name: str) -> Mapping[str, Any]:
 
 def load(state: Position, fields: Mapping[str, Any]) -> None:
     """Sets the state from JSON fields, validating them; raises StateFormatError if bad."""
+    _own(state, SHARE_ALL)  # its lists its own, changed in place below (see position._own)
     state.phase = _name(fields["phase"], PHASE_NAMES, "phase")
     state.step = _name(fields["step"], STEP_NAMES, "step")
     state.kind = _name(fields["kind"], KIND_NAMES, "kind", optional=True)

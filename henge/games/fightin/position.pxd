@@ -5,6 +5,7 @@
 from henge.core.state cimport State
 
 cdef class Position(State):
+    cdef public int _shared  # the groups of lists a clone may share (see _own)
     cdef public int phase, step, kind, player, event, round, rounds
     cdef public int altar, lawyer, gonagal, lead, high, second, taken
     cdef public list hands, decks, deck_draws, board, down, monsters, monster_deck, discards
@@ -15,6 +16,7 @@ cdef class Position(State):
     cpdef _chance_actions(self)
 
 # The helpers the rule modules call, as C functions they cimport (each still a Python function too).
+cpdef _own(Position state, int bits)
 cpdef _values(Position state)
 cpdef _total(tuple values, list cards)
 cpdef monster_values(monsters)

@@ -16,9 +16,18 @@ import cython
 
 from henge import box
 from henge.core import Event, Trail
-from henge.games.fightin.actions import (
+
+# The groups of lists a clone shares (see _own): C ints where compiled.
+cython.declare(SHARE_LOOT=cython.int, SHARE_BOARD=cython.int, SHARE_DECKS=cython.int)
+cython.declare(SHARE_MONSTERS=cython.int, SHARE_DISCARDS=cython.int)
+from henge.games.fightin.actions import (  # noqa: E402
     COLOURS,
     OWNER,
+    SHARE_BOARD,
+    SHARE_DECKS,
+    SHARE_DISCARDS,
+    SHARE_LOOT,
+    SHARE_MONSTERS,
     STOCK_PER_COLOUR,
 )
 
@@ -54,6 +63,7 @@ class Position(State):
     fields in position.pxd (the rule modules cimport it from there)."""
 
     __slots__ = (
+        "_shared",
         "altar",
         "awards",
         "board",
@@ -91,6 +101,7 @@ class Position(State):
     )
 
     if not cython.compiled:  # the fields (compiled: declared in position.pxd; an annotation here would clash)
+        _shared: int  # the groups of lists a clone may share (see _own)
         phase: int  # DEAL, DRAW, FLIP, CHOOSE or OVER (AUTO while the steps run)
         step: int  # the next automatic step (actions.STEP_NAMES)
         kind: int  # the pending decision (CHOOSE), else -1
@@ -129,6 +140,31 @@ class Position(State):
     def _chance_actions(self) -> tuple[int, ...]:
         """Returns the chance outcomes, sorted (the state's own: a tuple, kept as the legal set)."""
         raise NotImplementedError
+
+
+@cython.ccall
+@cython.locals(state=Position, bits=cython.int, decks=list, discards=list)
+def _own(state: Position, bits: int) -> None:
+    """Gives ``state`` lists of its own for each group of lists in ``bits`` it may share with a clone."""
+    bits &= state._shared
+    if not bits:
+        return
+    state._shared ^= bits
+    if bits & SHARE_LOOT:
+        state.loot = state.loot[:]
+    if bits & SHARE_BOARD:
+        state.board = [cards[:] for cards in state.board]
+    if bits & SHARE_DECKS:
+        decks = state.decks
+        state.decks = [decks[0][:], decks[1][:]]
+        state.deck_draws = state.deck_draws[:]
+    if bits & SHARE_MONSTERS:
+        state.monsters = state.monsters[:]
+        state.monster_deck = state.monster_deck[:]
+        state.monster_discards = state.monster_discards[:]
+    if bits & SHARE_DISCARDS:
+        discards = state.discards
+        state.discards = [discards[0][:], discards[1][:]]
 
 
 # -- values ---------------------------------------------------------------------
@@ -230,6 +266,8 @@ def _give(state: Position, seat: int, colour: int, count: int) -> None:
 )
 def _discard(state: Position, card: int) -> None:
     """Moves one of a seat's board cards to its owner's discard pile (loot goes back to stock)."""
+    if state._shared:
+        _own(state, SHARE_BOARD | SHARE_DISCARDS)
     owner = OWNER[card]
     cards = state.board[state.event * 2 + owner]  # where cards leave the board: the event being resolved
     if card in cards:
@@ -243,6 +281,9 @@ def _discard(state: Position, card: int) -> None:
     loot = state.loot
     at = card * 5
     if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
+        if state._shared & SHARE_LOOT:
+            _own(state, SHARE_LOOT)
+            loot = state.loot
         for colour in range(5):
             count = loot[at + colour]
             if count:
@@ -258,6 +299,8 @@ def _loot_count(state: Position, card: int) -> int:
 
 @cython.locals(state=Position, source=cython.int, target=cython.int, colour=cython.int, loot=list)
 def _move_loot(state: Position, source: int, target: int) -> None:
+    if state._shared & SHARE_LOOT:
+        _own(state, SHARE_LOOT)
     loot = state.loot
     for colour in range(5):
         loot[target * 5 + colour] += loot[source * 5 + colour]
@@ -271,6 +314,9 @@ def _deposit(state: Position, card: int) -> None:
     loot = state.loot
     at = card * 5
     if loot[at] or loot[at + 1] or loot[at + 2] or loot[at + 3] or loot[at + 4]:
+        if state._shared & SHARE_LOOT:
+            _own(state, SHARE_LOOT)
+            loot = state.loot
         awards = state.awards
         owner = OWNER[card] * 5
         for colour in range(5):

@@ -36,6 +36,10 @@ from henge.games.fightin import observation
 
 # The phases and action bases the public API hooks compare and count with: C ints where compiled.
 cython.declare(
+    SHARE_ALL=cython.int,
+    SHARE_BOARD=cython.int,
+    SHARE_DECKS=cython.int,
+    SHARE_MONSTERS=cython.int,
     CHOOSE=cython.int,
     DEAL=cython.int,
     DEAL_BASE=cython.int,
@@ -63,13 +67,17 @@ from henge.games.fightin.actions import (  # noqa: E402
     PLAYER_TEXTS,
     ROUND_CAP,
     ROUNDS,
+    SHARE_ALL,
+    SHARE_BOARD,
+    SHARE_DECKS,
+    SHARE_MONSTERS,
     STOCK_PER_COLOUR,
     TITLES,
     max_game_length,
 )
 from henge.games.fightin.choices import effect, options  # noqa: E402
 from henge.games.fightin.events import run  # noqa: E402
-from henge.games.fightin.position import Entry  # noqa: E402
+from henge.games.fightin.position import Entry, _own  # noqa: E402
 
 if not cython.compiled:  # compiled, rules.pxd cimports Position (the class it derives from)
     from henge.games.fightin.position import Position
@@ -91,12 +99,15 @@ class FightinState(Position):
     """A position: three events with each seat's cards, the monsters, awards, lawyers, hands and decks.
 
     Compiled, it is an extension type (fields and methods declared in rules.pxd and position.pxd); its
-    methods stay overridable by a Python subclass on either path."""
+    methods stay overridable by a Python subclass on either path. A clone shares the lists the rules
+    change seldom until the rules change one (copy on write, see position._own): outside the rules,
+    give such a field a new list rather than changing its list in place."""
 
     __slots__ = ("_known",)
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
+        self._shared = 0
         self.phase = DEAL
         self.step = DEALS
         self.kind = -1
@@ -169,6 +180,8 @@ class FightinState(Position):
         elif phase == DRAW:
             seat = self.player
             card = action - DRAW_BASE
+            if self._shared & SHARE_DECKS:
+                _own(self, SHARE_DECKS)
             self.decks[seat].remove(card)
             deck_draws = self.deck_draws
             draws = deck_draws[seat]  # this draw's outcomes; the next draw's are the rest (see _deal_from_deck)
@@ -182,11 +195,15 @@ class FightinState(Position):
         elif phase == DEAL:
             seat = self.player
             card = action - DEAL_BASE
+            if self._shared & SHARE_BOARD:
+                _own(self, SHARE_BOARD)
             self._deal_from_deck(seat, card)
             self.board[self.event * 2 + seat].append(card)
             self._record(CHANCE, f"seat {seat} deals {box.CARD_TEXT[card]} face up to {TITLES[self.event]}")
         else:
             card = action - FLIP_BASE
+            if self._shared & SHARE_MONSTERS:
+                _own(self, SHARE_MONSTERS)
             self.monster_deck.remove(card)
             self.monsters.append(card)
             if self.round:
@@ -201,6 +218,8 @@ class FightinState(Position):
     def _deal_from_deck(self, seat: int, card: int) -> None:
         """Takes ``card`` out of the seat's deck, and its draw out of the deck's draw outcomes (as a
         draw does): these are kept with the deck so that a draw does not list the deck again."""
+        if self._shared & SHARE_DECKS:
+            _own(self, SHARE_DECKS)
         self.decks[seat].remove(card)
         draws = self.deck_draws[seat]
         at = draws.index(card + DRAW_BASE)
@@ -210,7 +229,7 @@ class FightinState(Position):
         """Lists each deck's draw outcomes afresh (decks set from outside the rules)."""
         self.deck_draws = [tuple([c + DRAW_BASE for c in deck]) for deck in self.decks]
 
-    @cython.locals(hands=list, decks=list, discards=list)
+    @cython.locals(hands=list)
     def _copy(self) -> FightinState:
         cls = type(self)  # a designer's subclass (a rule changed in Python) copies as itself
         new = cython.declare(
@@ -225,18 +244,17 @@ class FightinState(Position):
         new.round = self.round
         new.rounds = self.rounds
         hands = self.hands
-        decks = self.decks
-        discards = self.discards
         new.hands = [hands[0][:], hands[1][:]]
-        new.decks = [decks[0][:], decks[1][:]]
-        new.deck_draws = self.deck_draws[:]
-        new.board = [cards[:] for cards in self.board]
+        new.decks = self.decks  # these shared until one of the two changes them (see position._own)
+        new.deck_draws = self.deck_draws
+        new.board = self.board
+        new.monsters = self.monsters
+        new.monster_deck = self.monster_deck
+        new.discards = self.discards
+        new.monster_discards = self.monster_discards
+        new.loot = self.loot
+        self._shared = new._shared = SHARE_ALL
         new.down = self.down[:]
-        new.monsters = self.monsters[:]
-        new.monster_deck = self.monster_deck[:]
-        new.discards = [discards[0][:], discards[1][:]]
-        new.monster_discards = self.monster_discards[:]
-        new.loot = self.loot[:]
         new.awards = self.awards[:]
         new.stock = self.stock[:]
         new.altar = self.altar
@@ -345,6 +363,7 @@ class FightinState(Position):
         """Re-deals the other seat's hand, face-down cards and deck from its unseen cards (a state
         set up without its history: the record since it was set up is kept)."""
         new = self._copy()
+        _own(new, SHARE_DECKS)
         new._set_history(())
         new._legal = None
         new._log = self._log

@@ -90,3 +90,23 @@ def test_pickle_copy_and_json_round_trips() -> None:
             assert again.to_json() == state.to_json()
             assert again.legal_actions() == state.legal_actions()
             assert again.information_state_string(0) == state.information_state_string(0)
+
+
+def test_a_clone_and_its_original_never_change_each_other() -> None:
+    """A clone shares the lists the rules change seldom (loot, board, decks, monsters, discards)
+    until either changes one: playing on from either leaves the other as it was."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.new_initial_state()
+        while not state.is_terminal():
+            copy = state.clone()
+            before = state.to_json()
+            ahead = copy.clone()
+            for _ in range(rng.randrange(1, 12)):  # the clone plays on: the original stays
+                if ahead.is_terminal():
+                    break
+                ahead.apply_action(rng.choice(ahead.legal_actions()))
+            assert state.to_json() == before == copy.to_json()
+            state.apply_action(rng.choice(state.legal_actions()))  # the original plays on: the clone stays
+            assert copy.to_json() == before
+            assert pickle.loads(pickle.dumps(copy)).to_json() == before
