@@ -98,6 +98,7 @@ they pay for, alone or together, counted from the first of its colour, ascending
 _SPACE_BIT: tuple[int, ...] = tuple(1 << s for s in range(SPACES))
 TARGET_SPACES: tuple[int, ...] = tuple(_bits(t.spaces) for t in TARGETS)
 """Per target index: the spaces it covers, as bits of space ids."""
+cython.declare(_M17=cython.int)
 _M17 = (1 << 17) - 1
 
 
@@ -108,6 +109,39 @@ def covered_spaces(cover: list[int]) -> int:
 
 _ByteTables = tuple[tuple[tuple[int, ...], ...], ...]
 _BAR_DISK_BYTES = (_TRI + 7) // 8
+cython.declare(_WORDS=cython.int, _WORD_BITS=cython.int, _N=cython.int)
+_WORDS = 3 if cython.compiled else 1
+"""The masks read by :meth:`Placements.targets` are cut into words: compiled, three C words of
+64 bits; in Python, one int that holds all 139 bits (fewer operations on Python ints)."""
+_WORD_BITS = 64 if cython.compiled else 3 * 64
+_WORD_MASK = _bits(range(_WORD_BITS))
+_N = box.DECK_SIZE
+
+
+def _words(masks: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """Returns each mask of ``masks`` cut into its words, low word first, one after another."""
+    return tuple(mask >> (w * _WORD_BITS) & _WORD_MASK for mask in masks for w in range(_WORDS))
+
+
+_SINGLE_W = _words(_SINGLE)
+"""_SINGLE, a card's words at _WORDS * card."""
+_PAIR_W = _words([_PAIR[a][b] for a in _DECK for b in _DECK])
+"""_PAIR, two cards' words at _WORDS * (_N * a + b)."""
+_DUO_W = _words([_DUO[a][b] for a in _DECK for b in _DECK])
+"""_DUO, as _PAIR_W."""
+_TRIPLE_W = _words([m for row in _TRIPLE for m in row])
+"""_TRIPLE, the words of phase + 1 and sum at _WORDS * ((3 * _RING + 1) * (phase + 1) + sum)."""
+_TARGET_W = _words(TARGET_SPACES)
+"""TARGET_SPACES, a target's words at _WORDS * target."""
+_SPACE_W = _words(_SPACE_BIT)
+"""_SPACE_BIT, a space's words at _WORDS * space."""
+_covered_w = list(_words([0]))
+"""The words of the last mask of covered spaces :meth:`Placements.targets` was asked with."""
+_covered_last: object = None
+cython.declare(_STONE_SHIFT=cython.int)
+_STONE_SHIFT = HORSESHOE % _WORD_BITS
+"""The place of the first bluestone's bit in its word (compiled: word 1, the bluestones' last in word 2)."""
+assert HORSESHOE // _WORD_BITS == _WORDS - 2 if cython.compiled else HORSESHOE < _WORD_BITS
 
 
 def _byte_tables(first: int, size: int) -> _ByteTables:
@@ -132,7 +166,11 @@ class Placements:
     @cython.locals(size=cython.Py_ssize_t, a=cython.int, b=cython.int, c=cython.int, day=cython.int, phase=cython.int)
     @cython.locals(bar=cython.int, disk=cython.int, k=cython.Py_ssize_t, byte=cython.int, card=cython.int)
     @cython.locals(colour=cython.int, placed=cython.int, first=cython.int, index=cython.int, threes=cython.int)
-    @cython.locals(found=list, tables=tuple, open_paid=bytes, paying=tuple, low=tuple, middle=tuple, high=tuple)
+    @cython.locals(aw=cython.int, w=cython.int, ab=cython.int, ac=cython.int, bc=cython.int, triple=cython.int)
+    @cython.locals(at=cython.int)
+    @cython.locals(word=cython.ulonglong, stones=cython.ulonglong, hit=cython.ulonglong, blocked0=cython.ulonglong)
+    @cython.locals(blocked1=cython.ulonglong, blocked2=cython.ulonglong)
+    @cython.locals(found=list, tables=tuple, paying=tuple, low=tuple, middle=tuple, high=tuple)
     def targets(self, hand: list[int], covered: int, own: tuple[int, int], trilithons: list[int]) -> list[int]:
         """Returns the placements a seat can pay for with ``hand`` and that are open to it, sorted.
 
@@ -141,35 +179,68 @@ class Placements:
         bar's or disk's target index is the id of its space. A space is open to a piece when it is
         empty or holds that same piece (which is then moved, D8).
         """
+        global _covered_last
         size = len(hand)
         a = b = c = 0
+        triple = -1
         if size == 3:
             a, b, c = hand
-            paid = _DUO[a][b] | _SINGLE[c] | _PAIR[a][c] | _PAIR[b][c]
             if a < _NUMBER_CARDS and b < _NUMBER_CARDS and c < _NUMBER_CARDS:
                 day = _IS_DAY[a]
                 phase = day if day == _IS_DAY[b] and day == _IS_DAY[c] else -1
-                paid |= _TRIPLE[phase + 1][_CARD_NUMBER[a] + _CARD_NUMBER[b] + _CARD_NUMBER[c]]
+                triple = (3 * _RING + 1) * (phase + 1) + _CARD_NUMBER[a] + _CARD_NUMBER[b] + _CARD_NUMBER[c]
         elif size == 2:
             a, b = hand
-            paid = _DUO[a][b]
         elif size == 1:
             a = hand[0]
-            paid = _SINGLE[a]
         else:
             return []
         bar, disk = own
-        closed = covered
-        if bar >= 0:
-            closed ^= _SPACE_BIT[bar]  # the seat's own bar lies there
-        if disk >= 0:
-            closed ^= _SPACE_BIT[disk]
+        if covered is not _covered_last:  # cut into words (kept while the same mask is asked for again)
+            if _WORDS == 1:
+                _covered_w[0] = covered
+            else:
+                for w in range(_WORDS):
+                    _covered_w[w] = covered >> (w * _WORD_BITS) & _WORD_MASK
+            _covered_last = covered
+        aw = _WORDS * a  # where the words of a card, of two cards lie
+        ab = aw * _N + _WORDS * b
+        ac = aw * _N + _WORDS * c
+        bc = b * _N * _WORDS + _WORDS * c
+        bar = _WORDS * bar if bar >= 0 else -1
+        disk = _WORDS * disk if disk >= 0 else -1
         found: list[int] = []
         tables = self.bars_and_disks
-        open_paid = (paid & ~closed).to_bytes(_BAR_DISK_BYTES, "little")
-        for k, byte in enumerate(open_paid):  # a byte of the mask at a time
-            if byte:
-                found.extend(tables[k][byte])
+        k = 0
+        for w in range(_WORDS):
+            if size == 3:
+                word = _DUO_W[ab + w] | _SINGLE_W[_WORDS * c + w] | _PAIR_W[ac + w] | _PAIR_W[bc + w]
+                if triple >= 0:
+                    word |= _TRIPLE_W[_WORDS * triple + w]
+            elif size == 2:
+                word = _DUO_W[ab + w]
+            else:
+                word = _SINGLE_W[aw + w]
+            hit = _covered_w[w]
+            if bar >= 0:
+                hit ^= _SPACE_W[bar + w]  # the seat's own bar lies there
+            if disk >= 0:
+                hit ^= _SPACE_W[disk + w]
+            word &= ~hit
+            at = k  # a byte of the mask at a time
+            if cython.compiled:  # of a C word
+                while word:
+                    byte = word & 255
+                    if byte:
+                        found.extend(tables[at][byte])
+                    word >>= 8
+                    at += 1
+            else:  # of a Python int
+                for byte in word.to_bytes(_BAR_DISK_BYTES, "little"):
+                    if byte:
+                        found.extend(tables[at][byte])
+                    at += 1
+            k += _WORD_BITS // 8
         if a >= _NUMBER_CARDS or b >= _NUMBER_CARDS or c >= _NUMBER_CARDS:  # a trilithon card: the others
             if size == 3:  # pay for its place; the number cards are among the two others than a trilithon card
                 paying = _TRI_PAID[b][c] if a >= _NUMBER_CARDS else _TRI_PAID[a][c if b >= _NUMBER_CARDS else b]
@@ -182,13 +253,27 @@ class Placements:
                     continue
                 colour = card - _NUMBER_CARDS
                 placed = trilithons[colour]
-                blocked = covered ^ TARGET_SPACES[placed] if placed >= 0 else covered  # this trilithon is moved
                 first = self.offset + _TRI + colour * _TRI_SPAN
+                at = _WORDS * placed  # the spaces blocked to it (this trilithon is moved), a word at a time
+                if cython.compiled:  # three C words
+                    blocked0 = _covered_w[0] ^ _TARGET_W[at] if placed >= 0 else _covered_w[0]
+                    blocked1 = _covered_w[1] ^ _TARGET_W[at + 1] if placed >= 0 else _covered_w[1]
+                    blocked2 = _covered_w[2] ^ _TARGET_W[at + 2] if placed >= 0 else _covered_w[2]
+                else:  # one Python int
+                    blocked0 = covered ^ _TARGET_W[at] if placed >= 0 else covered
                 for index in paying:
-                    if not blocked & TARGET_SPACES[_TRI + index]:
+                    at = _WORDS * (_TRI + index)
+                    if cython.compiled:
+                        hit = blocked0 & _TARGET_W[at] | blocked1 & _TARGET_W[at + 1] | blocked2 & _TARGET_W[at + 2]
+                    else:
+                        hit = blocked0 & _TARGET_W[at]
+                    if not hit:
                         found.append(first + index)
                 if size == 3:  # the text: both other cards are sacrificed
-                    stones = blocked >> HORSESHOE
+                    if cython.compiled:  # the bluestones' bits: the top of word 1, the foot of word 2
+                        stones = blocked1 >> _STONE_SHIFT | blocked2 << (_WORD_BITS - _STONE_SHIFT)
+                    else:
+                        stones = blocked0 >> _STONE_SHIFT
                     threes = _M17 & ~(stones | stones >> 1 | stones >> 2)  # three open stones from bit i on
                     low, middle, high = self.bluestone_trilithons[colour]
                     found.extend(low[threes & 255])
