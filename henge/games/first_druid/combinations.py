@@ -109,7 +109,8 @@ def _run_starts(cover: int, length: int, spare: int) -> int:
 @cython.locals(spare=cython.int, length=cython.int, flag=cython.int, starts=cython.ulonglong, low_bit=cython.ulonglong)
 @cython.locals(start=cython.int, window=cython.ulonglong, missing=cython.ulonglong, deficit=cython.int)
 @cython.locals(wanted=cython.ulonglong, druid=cython.int, uses=cython.int, day=cython.bint, phase_ok=cython.bint)
-@cython.locals(need=cython.int, one=cython.ulonglong)
+@cython.locals(need=cython.int, one=cython.ulonglong, c=cython.int, v=cython.int, m=cython.int, x=cython.int)
+@cython.locals(number=cython.int, low=cython.int, picks=set, cards=list, phased=list, values=list)
 def pick_actions(
     hand: list[int], wild: int, numbers: list[int], phase_ok: bool, day: bool, druid: int, uses: int
 ) -> set[int]:
@@ -131,7 +132,8 @@ def pick_actions(
         on_table |= one << v
     have = twice = 0  # the numbers in hand; those of two cards or more
     for c in cards:
-        bit = one << NUMBER[c]
+        number = NUMBER[c]
+        bit = one << number
         twice |= have & bit
         have |= bit
     if uses & USE_ADVANCE and phase_ok:
@@ -140,19 +142,27 @@ def pick_actions(
         if reach + (30 if has_wild else 0) >= druid:
             picks.update(phased)
             if has_wild:  # the wild card named v, for v from what the druid still needs up to 30
-                picks.update(range(PICK_WILD - 1 + max(1, druid - reach), PICK_WILD + 30))
+                low = PICK_WILD - 1 + max(1, druid - reach)
+                for v in range(low, PICK_WILD + 30):
+                    picks.add(v)
     if uses & USE_PAIR and count < 2:
         if count == 0:
             if has_wild:
                 picks.update(cards)
-                picks.update(PICK_WILD - 1 + NUMBER[c] for c in cards)
+                for c in cards:
+                    number = NUMBER[c]
+                    picks.add(PICK_WILD - 1 + number)
             elif twice:
                 for c in cards:
-                    if twice >> NUMBER[c] & 1:
+                    number = NUMBER[c]
+                    if twice >> number & 1:
                         picks.add(c)
         else:
             m = numbers[0]
-            picks.update(c for c in cards if NUMBER[c] == m)
+            for c in cards:
+                number = NUMBER[c]
+                if number == m:
+                    picks.add(c)
             if has_wild:
                 picks.add(PICK_WILD - 1 + m)
     cover = have | on_table
@@ -177,7 +187,8 @@ def pick_actions(
             deficit = _bit_count(missing & ~have)
             if deficit <= spare:
                 for c in cards:
-                    if missing >> NUMBER[c] & 1:
+                    number = NUMBER[c]
+                    if missing >> number & 1:
                         picks.add(c)
             if has_wild and deficit <= 1:
                 wanted = missing if deficit == 0 else missing & ~have
@@ -278,17 +289,18 @@ def _work_out_allowed(state: Position, p: int) -> int:
     return flags
 
 
-_DECK_SETS: dict[tuple[int, ...], frozenset[int]] = {}
+_DECK_ORDERS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-def _deck_set(deck: tuple[int, ...]) -> frozenset[int]:
-    """Returns the cards of ``deck`` as a set (one per seat-colour choice, kept)."""
-    cards = _DECK_SETS.get(deck)
+def _deck_order(deck: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns the cards of ``deck``, each once, in order (one per seat-colour choice, kept)."""
+    cards = _DECK_ORDERS.get(deck)
     if cards is None:
-        cards = _DECK_SETS[deck] = frozenset(deck)
+        cards = _DECK_ORDERS[deck] = tuple(sorted(set(deck)))
     return cards
 
 
+@cython.locals(c=cython.int, seen=bytearray, ask=list, legal=list)
 def offer_actions(state: Position, hand: list[int]) -> list[int]:
     """Returns the legal actions while the active seat, holding ``hand``, puts an offer together,
     sorted: give a card, ask for one, send, withdraw (FD2; FD15: withdrawn until it is sent)."""
@@ -296,8 +308,16 @@ def offer_actions(state: Position, hand: list[int]) -> list[int]:
     ask = state.ask
     legal = [GIVE + c for c in sorted(hand) if c not in give]  # ids in order: give, ask, send, withdraw
     if len(ask) < len(state.hands[state.offer_to]):  # any card p has not seen
-        unseen = _deck_set(state.deck).difference(hand, state.discard, ask, (state.element,))
-        legal += [ASK + c for c in sorted(unseen)]
+        seen = bytearray(ASK - GIVE)  # by card id: in hand, discarded, asked for, or the element card
+        for c in hand:
+            seen[c] = 1
+        for c in state.discard:
+            seen[c] = 1
+        for c in ask:
+            seen[c] = 1
+        if state.element >= 0:
+            seen[state.element] = 1
+        legal += [ASK + c for c in _deck_order(state.deck) if not seen[c]]
     if give and ask:
         legal.append(SEND)
     legal.append(WITHDRAW)

@@ -431,7 +431,9 @@ class FirstDruidState(Position):
         if not legal:  # a state loaded in the middle of an offer: nothing kept yet
             self._legal = self.offering = tuple(offer_actions(self, self.hands[self.player]))
             return
-        at = legal.index(action)
+        at = bisect_left(legal, action)  # the ids are in order
+        if at == len(legal) or legal[at] != action:
+            at = legal.index(action)  # not there: tuple.index's error
         kept = legal[:at] + legal[at + 1 :]
         if action >= ASK and len(self.ask) == len(self.hands[self.offer_to]):
             kept = kept[: bisect_left(kept, ASK)] + kept[bisect_left(kept, SEND) :]  # the asks are a run
