@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -518,6 +518,19 @@ class StonerushState(State):
             for fill in sorted(groups)
         ]
 
+    @cython.locals(
+        actions=list,
+        kept=list,
+        pile=list,
+        open_steps=list,
+        pool=list,
+        slots=list,
+        firsts=list,
+        at=cython.Py_ssize_t,
+        before=cython.Py_ssize_t,
+        step=cython.Py_ssize_t,
+        seat=cython.int,
+    )
     def resample_from_infostate(self, player: int, rng: random.Random) -> StonerushState:
         """Returns a state reached by a legal history in which ``player`` saw exactly what it saw.
 
@@ -549,6 +562,8 @@ class StonerushState(State):
         draws = plan.draws
         kept: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
         pile: list[int] = []
+        # A plain generator draws the same numbers through its getrandbits, without the calls through Python.
+        bits = rng.getrandbits if type(rng) is _EXACT_RANDOM else None
         for seats, free in plan.fills:
             open_steps: list[int] = []
             for slots, firsts in seats:
@@ -557,14 +572,22 @@ class StonerushState(State):
                 for before, card in firsts:
                     pool.extend(slots[at:before])
                     at = before
-                    step = rng.choice(pool)
-                    pool.remove(step)
+                    if bits is None:
+                        step = rng.choice(pool)
+                        pool.remove(step)
+                    else:
+                        if not pool:
+                            raise IndexError("Cannot choose from an empty sequence")
+                        step = pool.pop(_below(bits, len(pool)))  # the steps in a pool are distinct
                     actions[step] = card
                 open_steps += pool
                 open_steps += slots[at:]
             open_steps.sort()
             pile = list(free)
-            rng.shuffle(pile)
+            if bits is None:
+                rng.shuffle(pile)
+            else:
+                _shuffle(bits, pile)
             for step, card in zip(open_steps, pile, strict=False):
                 actions[step] = card
                 kept[draws[step][0]].append((step, card))  # never seen again: still in that hand
@@ -900,6 +923,41 @@ def _taken(pos: list[int], druid: int, space: int) -> bool:
         if other != druid and pos[other] == space:
             return True
     return False
+
+
+_EXACT_RANDOM = random.Random
+"""Resampling draws with this generator's own method where ``rng`` is exactly one (see :func:`_below`)."""
+
+
+@cython.cfunc
+@cython.returns(cython.Py_ssize_t)
+@cython.locals(n=cython.Py_ssize_t, k=cython.int, m=cython.Py_ssize_t, r=cython.Py_ssize_t)
+def _below(bits: Callable[[int], int], n: int) -> int:
+    """Returns a number in [0, n) (n > 0) drawn as ``random.Random`` draws it for ``choice`` and
+    ``shuffle`` (``_randbelow_with_getrandbits``): as many bits as ``n`` has, again until below
+    ``n``; ``bits`` is the generator's ``getrandbits``. The same numbers from the same state, without
+    the calls through Python."""
+    if cython.compiled:
+        k = 0
+        m = n
+        while m:
+            k += 1
+            m >>= 1
+    else:
+        k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+@cython.cfunc
+@cython.locals(items=list, i=cython.Py_ssize_t, j=cython.Py_ssize_t)
+def _shuffle(bits: Callable[[int], int], items: list[Any]) -> None:
+    """Shuffles ``items`` in place as ``random.Random.shuffle`` does with the generator of ``bits``."""
+    for i in range(len(items) - 1, 0, -1):
+        j = _below(bits, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 def _dealt_trilithon(seat: int, colour: int) -> str:
