@@ -121,10 +121,10 @@ class _Plan:
 
     ``trilithons``: (step, seat, event) of each trilithon card dealt to another seat, unless the
     cards were revealed; ``colours``: the colours those may be. ``draws``: per hidden draw step,
-    (seat, verb, event). ``fills``: one entry per filling of the draw pile: per seat, the steps of
-    its hidden draws from that pile and the cards it was next seen to lay or discard (each with
-    how many of those draws came before that moment), then the cards of that pile never seen
-    again, sorted. ``events``: the record of the history, oldest first.
+    (seat, verb, event), the verb as its index in ``_VERBS``. ``fills``: one entry per filling of
+    the draw pile: per seat, the steps of its hidden draws from that pile and the cards it was next
+    seen to lay or discard (each with how many of those draws came before that moment), then the
+    cards of that pile never seen again, sorted. ``events``: the record of the history, oldest first.
     """
 
     __slots__ = ("colours", "draws", "events", "fills", "trilithons")
@@ -132,7 +132,7 @@ class _Plan:
     def __init__(self) -> None:
         self.trilithons: list[tuple[int, int, int]] = []
         self.colours: list[int] = []
-        self.draws: dict[int, tuple[int, str, int]] = {}
+        self.draws: dict[int, tuple[int, int, int]] = {}
         self.fills: list[tuple[list[tuple[list[int], list[tuple[int, int]]]], list[int]]] = []
         self.events: list[Event] = []
 
@@ -486,6 +486,9 @@ class StonerushState(State):
         }
         return obs
 
+    @cython.locals(
+        filled=tuple, seen=set, groups=dict, held=dict, group=list, hand=list, card=cython.int, seat=cython.int
+    )
     def _hidden_cards(self, player: int | None) -> list[dict[str, Any]]:
         """G6: where the cards ``player`` cannot see lie, as far as it knows. One group per filling
         of the draw pile: the cards that went into it and were not seen since, with how many of
@@ -521,6 +524,8 @@ class StonerushState(State):
     @cython.locals(
         actions=list,
         kept=list,
+        draws=dict,
+        private=dict,
         pile=list,
         open_steps=list,
         pool=list,
@@ -593,7 +598,7 @@ class StonerushState(State):
                 kept[draws[step][0]].append((step, card))  # never seen again: still in that hand
             del pile[: len(open_steps)]  # the last filling's rest is the draw pile
         for step, (seat, verb, event) in draws.items():  # the drawer's own text of the card now drawn (shared)
-            private[event] = _DRAW_TEXTS[_VERBS.index(verb)][seat][1][actions[step]]
+            private[event] = _DRAW_TEXTS[verb][seat][1][actions[step]]
         for seat in range(self.n):
             if seat != player:
                 new.hands[seat] = [card for _, card in sorted(kept[seat])]
@@ -629,7 +634,7 @@ class StonerushState(State):
                     own[-1].add(action)
                 else:
                     hidden[-1].append((step, seat))
-                    plan.draws[step] = (seat, "is dealt" if phase == DEAL_HANDS else "draws", events)
+                    plan.draws[step] = (seat, 0 if phase == DEAL_HANDS else 1, events)  # the verb's index in _VERBS
             elif phase == PLAY and action != DONE:
                 shown.setdefault(action, []).append((step, seat))
             elif phase == DISCARD and action != DONE:
