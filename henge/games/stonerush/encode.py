@@ -44,7 +44,29 @@ def places(players: int) -> tuple[str, ...]:
     return PLACES_BEFORE_HANDS + tuple(f"hand of seat {k}" for k in range(players))
 
 
-_PLAY = 6 + CARDS  # per last play: seat (n), cards (65), druid or none (6), from, to
+_PLAY = cython.declare(cython.Py_ssize_t, 6 + CARDS)  # per last play: seat (n), cards (65), druid or none (6), from, to
+_TRACK = cython.declare(cython.Py_ssize_t, TRACK)
+_CARD_ID = cython.declare(dict, CARD_ID)
+_DRUID_INDEX = cython.declare(dict, {colour: index for index, colour in enumerate(DRUIDS)})
+"""Each druid's place in :data:`DRUIDS` (an unknown one is looked up by ``Encoder.index``, which names it)."""
+_CARDS = cython.declare(cython.Py_ssize_t, CARDS)
+
+
+@cython.cfunc
+@cython.returns(cython.Py_ssize_t)
+def _druid(encoder: Encoder, colour: Any, what: str) -> int:
+    """Returns the druid's place in :data:`DRUIDS`; an unknown one raises ``encoder.index``'s error."""
+    found = _DRUID_INDEX.get(colour)
+    if found is None:
+        found = encoder.index(DRUIDS, colour, what)
+    return found
+
+
+@cython.cfunc
+@cython.returns(cython.Py_ssize_t)
+def _card(text: str) -> int:
+    """Returns the card id of ``text`` (a KeyError if there is none)."""
+    return _CARD_ID[text]
 
 
 def _hidden_groups(observation: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -94,9 +116,15 @@ class StonerushEncoder(Encoder):
             ("trilithon_possible", (players, 5)),
         )
 
-    @cython.locals(t=cython.double[:])
+    @cython.locals(
+        t=cython.double[:],
+        n=cython.Py_ssize_t,
+        base=cython.Py_ssize_t,
+        width=cython.Py_ssize_t,
+        k=cython.Py_ssize_t,
+        space=cython.Py_ssize_t,
+    )
     def write(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
-        card = CARD_ID.__getitem__
         n = observation["players"]
         if observation["starting_player"] >= 0:
             t[at["starting_player"] + observation["starting_player"]] = 1.0
@@ -104,10 +132,10 @@ class StonerushEncoder(Encoder):
         t[at["bluestones"]] = 1.0 if observation["variant"] == "bluestones" else 0.0
         base = at["druids"]
         for colour, space in observation["druids"].items():
-            t[base + self.index(DRUIDS, colour, "druid") * TRACK + space - 1] = 1.0
+            t[base + _druid(self, colour, "druid") * _TRACK + space - 1] = 1.0
         base = at["hand"]
         for text in observation["hand"] or ():
-            t[base + card(text)] = 1.0
+            t[base + _card(text)] = 1.0
         if observation["trilithon"] is not None:
             t[at["trilithon"] + self.index(DRUIDS, observation["trilithon"], "colour")] = 1.0
         base = at["hand_sizes"]
@@ -116,38 +144,40 @@ class StonerushEncoder(Encoder):
         t[at["draw_pile"]] = observation["draw_pile"] / len(DECK)
         base = at["discard_pile"]
         for text in observation["discard_pile"]:
-            t[base + card(text)] = 1.0
+            t[base + _card(text)] = 1.0
         base = at["in_play"]
         for text in observation["in_play"]:
-            t[base + card(text)] = 1.0
+            t[base + _card(text)] = 1.0
         width = n + _PLAY + 2
         base = at["last_plays"]
-        for play in reversed(observation["last_plays"][-LAST_PLAYS:]):  # the newest first
+        plays = observation["last_plays"]
+        for play in reversed(plays[-LAST_PLAYS:]):  # the newest first
             t[base + play["seat"]] = 1.0
             for text in play["cards"]:
-                t[base + n + card(text)] = 1.0
+                t[base + n + _card(text)] = 1.0
             druid = play["druid"]
-            t[base + n + CARDS + (5 if druid is None else self.index(DRUIDS, druid, "druid"))] = 1.0
+            t[base + n + _CARDS + (5 if druid is None else _druid(self, druid, "druid"))] = 1.0
             t[base + n + _PLAY] = play["from"] / TRACK
             t[base + n + _PLAY + 1] = play["to"] / TRACK
             base += width
         base = at["pushed"]
         for k, pushed in enumerate(observation["pushed"]):
             for colour, spaces in pushed.items():
-                t[base + 5 * k + self.index(DRUIDS, colour, "druid")] = spaces / TRACK
+                t[base + 5 * k + _druid(self, colour, "druid")] = spaces / TRACK
         base = at["discarded"]
         for k, texts in enumerate(observation["discarded"]):
             for text in texts:
-                t[base + CARDS * k + card(text)] += 1.0 / DISCARD_SCALE
+                t[base + _CARDS * k + _card(text)] += 1.0 / DISCARD_SCALE
         if observation["trilithons"] is not None:
             base = at["trilithons"]
             for k, colour in enumerate(observation["trilithons"]):
                 t[base + 5 * k + self.index(DRUIDS, colour, "colour")] = 1.0
 
-    @cython.locals(t=cython.double[:])
+    @cython.locals(
+        t=cython.double[:], base=cython.Py_ssize_t, width=cython.Py_ssize_t, c=cython.Py_ssize_t, row=cython.Py_ssize_t
+    )
     def write_knowledge(self, observation: Mapping[str, Any], t: Buffer, at: Mapping[str, int]) -> None:
         n = observation["players"]
-        card = CARD_ID.__getitem__
         seat = observation["seat"]
         base = at["card_places"]
         width = _HANDS + n
@@ -155,11 +185,11 @@ class StonerushEncoder(Encoder):
             if c not in DECK:
                 t[base + width * c + _OUT] = 1.0
         for text in observation["discard_pile"]:
-            t[base + width * card(text) + _DISCARD] = 1.0
+            t[base + width * _card(text) + _DISCARD] = 1.0
         for text in observation["in_play"]:
-            t[base + width * card(text) + _IN_PLAY] = 1.0
+            t[base + width * _card(text) + _IN_PLAY] = 1.0
         for text in observation["hand"] or ():
-            t[base + width * card(text) + _HANDS + seat] = 1.0
+            t[base + width * _card(text) + _HANDS + seat] = 1.0
         for group in _hidden_groups(observation):
             cards = group["cards"]
             if not cards:
@@ -168,7 +198,7 @@ class StonerushEncoder(Encoder):
             if group["draw_pile"]:
                 shares.append((_DRAW, group["draw_pile"] / len(cards)))
             for text in cards:
-                row = base + width * card(text)
+                row = base + width * _card(text)
                 for place, share in shares:
                     t[row + place] = share
         base = at["trilithon_possible"]

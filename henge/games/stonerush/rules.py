@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -121,10 +121,10 @@ class _Plan:
 
     ``trilithons``: (step, seat, event) of each trilithon card dealt to another seat, unless the
     cards were revealed; ``colours``: the colours those may be. ``draws``: per hidden draw step,
-    (seat, verb, event). ``fills``: one entry per filling of the draw pile: per seat, the steps of
-    its hidden draws from that pile and the cards it was next seen to lay or discard (each with
-    how many of those draws came before that moment), then the cards of that pile never seen
-    again, sorted. ``events``: the record of the history, oldest first.
+    (seat, verb, event), the verb as its index in ``_VERBS``. ``fills``: one entry per filling of
+    the draw pile: per seat, the steps of its hidden draws from that pile and the cards it was next
+    seen to lay or discard (each with how many of those draws came before that moment), then the
+    cards of that pile never seen again, sorted. ``events``: the record of the history, oldest first.
     """
 
     __slots__ = ("colours", "draws", "events", "fills", "trilithons")
@@ -132,7 +132,7 @@ class _Plan:
     def __init__(self) -> None:
         self.trilithons: list[tuple[int, int, int]] = []
         self.colours: list[int] = []
-        self.draws: dict[int, tuple[int, str, int]] = {}
+        self.draws: dict[int, tuple[int, int, int]] = {}
         self.fills: list[tuple[list[tuple[list[int], list[tuple[int, int]]]], list[int]]] = []
         self.events: list[Event] = []
 
@@ -486,6 +486,9 @@ class StonerushState(State):
         }
         return obs
 
+    @cython.locals(
+        filled=tuple, seen=set, groups=dict, held=dict, group=list, hand=list, card=cython.int, seat=cython.int
+    )
     def _hidden_cards(self, player: int | None) -> list[dict[str, Any]]:
         """G6: where the cards ``player`` cannot see lie, as far as it knows. One group per filling
         of the draw pile: the cards that went into it and were not seen since, with how many of
@@ -518,6 +521,21 @@ class StonerushState(State):
             for fill in sorted(groups)
         ]
 
+    @cython.locals(
+        actions=list,
+        kept=list,
+        draws=dict,
+        private=dict,
+        pile=list,
+        open_steps=list,
+        pool=list,
+        slots=list,
+        firsts=list,
+        at=cython.Py_ssize_t,
+        before=cython.Py_ssize_t,
+        step=cython.Py_ssize_t,
+        seat=cython.int,
+    )
     def resample_from_infostate(self, player: int, rng: random.Random) -> StonerushState:
         """Returns a state reached by a legal history in which ``player`` saw exactly what it saw.
 
@@ -549,6 +567,8 @@ class StonerushState(State):
         draws = plan.draws
         kept: list[list[tuple[int, int]]] = [[] for _ in range(self.n)]
         pile: list[int] = []
+        # A plain generator draws the same numbers through its getrandbits, without the calls through Python.
+        bits = rng.getrandbits if type(rng) is _EXACT_RANDOM else None
         for seats, free in plan.fills:
             open_steps: list[int] = []
             for slots, firsts in seats:
@@ -557,20 +577,28 @@ class StonerushState(State):
                 for before, card in firsts:
                     pool.extend(slots[at:before])
                     at = before
-                    step = rng.choice(pool)
-                    pool.remove(step)
+                    if bits is None:
+                        step = rng.choice(pool)
+                        pool.remove(step)
+                    else:
+                        if not pool:
+                            raise IndexError("Cannot choose from an empty sequence")
+                        step = pool.pop(_below(bits, len(pool)))  # the steps in a pool are distinct
                     actions[step] = card
                 open_steps += pool
                 open_steps += slots[at:]
             open_steps.sort()
             pile = list(free)
-            rng.shuffle(pile)
+            if bits is None:
+                rng.shuffle(pile)
+            else:
+                _shuffle(bits, pile)
             for step, card in zip(open_steps, pile, strict=False):
                 actions[step] = card
                 kept[draws[step][0]].append((step, card))  # never seen again: still in that hand
             del pile[: len(open_steps)]  # the last filling's rest is the draw pile
         for step, (seat, verb, event) in draws.items():  # the drawer's own text of the card now drawn (shared)
-            private[event] = _DRAW_TEXTS[_VERBS.index(verb)][seat][1][actions[step]]
+            private[event] = _DRAW_TEXTS[verb][seat][1][actions[step]]
         for seat in range(self.n):
             if seat != player:
                 new.hands[seat] = [card for _, card in sorted(kept[seat])]
@@ -606,7 +634,7 @@ class StonerushState(State):
                     own[-1].add(action)
                 else:
                     hidden[-1].append((step, seat))
-                    plan.draws[step] = (seat, "is dealt" if phase == DEAL_HANDS else "draws", events)
+                    plan.draws[step] = (seat, 0 if phase == DEAL_HANDS else 1, events)  # the verb's index in _VERBS
             elif phase == PLAY and action != DONE:
                 shown.setdefault(action, []).append((step, seat))
             elif phase == DISCARD and action != DONE:
@@ -900,6 +928,41 @@ def _taken(pos: list[int], druid: int, space: int) -> bool:
         if other != druid and pos[other] == space:
             return True
     return False
+
+
+_EXACT_RANDOM = random.Random
+"""Resampling draws with this generator's own method where ``rng`` is exactly one (see :func:`_below`)."""
+
+
+@cython.cfunc
+@cython.returns(cython.Py_ssize_t)
+@cython.locals(n=cython.Py_ssize_t, k=cython.int, m=cython.Py_ssize_t, r=cython.Py_ssize_t)
+def _below(bits: Callable[[int], int], n: int) -> int:
+    """Returns a number in [0, n) (n > 0) drawn as ``random.Random`` draws it for ``choice`` and
+    ``shuffle`` (``_randbelow_with_getrandbits``): as many bits as ``n`` has, again until below
+    ``n``; ``bits`` is the generator's ``getrandbits``. The same numbers from the same state, without
+    the calls through Python."""
+    if cython.compiled:
+        k = 0
+        m = n
+        while m:
+            k += 1
+            m >>= 1
+    else:
+        k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+@cython.cfunc
+@cython.locals(items=list, i=cython.Py_ssize_t, j=cython.Py_ssize_t)
+def _shuffle(bits: Callable[[int], int], items: list[Any]) -> None:
+    """Shuffles ``items`` in place as ``random.Random.shuffle`` does with the generator of ``bits``."""
+    for i in range(len(items) - 1, 0, -1):
+        j = _below(bits, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 def _dealt_trilithon(seat: int, colour: int) -> str:

@@ -4,7 +4,8 @@ The evaluation judges each seat's chance of winning from the druids, the hands
 and the trilithon cards; the belief weighs a sampled state by how well its
 rivals' trilithon cards fit the plays in view. The rule-based player
 (:mod:`henge.games.stonerush.bot`) moves druids and reads the rivals' plays as
-these do. Both read states through ``State.to_json``.
+these do. The evaluation reads the state's public fields (those ``State.to_json`` names), the
+belief reads states through ``State.to_json``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from typing import Any
+
+import cython
 
 from henge import box
 from henge.core import State
@@ -24,10 +27,18 @@ decisions each; measure again when the search or its settings here change."""
 
 _COLOURS = box.PLAYER_COLOURS
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
-_BLACK = box.BLACK
+if cython.compiled:  # the C library's exp and sqrt, which math.exp and math.sqrt call: the same values
+    from cython.cimports.libc.math import exp
+else:
+    from math import exp
+
+_BLACK = cython.declare(cython.int, box.BLACK)
+_CARD_COLOUR = cython.declare(tuple, box.CARD_COLOUR)
+_CARD_IS_DAY = cython.declare(tuple, box.CARD_IS_DAY)
 _BLUESTONES = 19
 
 
+@cython.locals(pos=list, weights=list, end=cython.int, t=cython.double, p=cython.double)
 def finish_odds(pos: list[float], end: int) -> list[float]:
     """Returns each druid's chance of arriving first, sharper as the leader nears the end.
 
@@ -35,7 +46,9 @@ def finish_odds(pos: list[float], end: int) -> list[float]:
     1.5): the fewer the turns left, the less a lead can still be undone.
     """
     t = max(1.5, 0.8 * math.sqrt(max(0.0, end - max(pos)) + 1))
-    weights = [math.exp(p / t) for p in pos]
+    weights = []
+    for p in pos:
+        weights.append(exp(p / t))
     total = sum(weights)
     return [w / total for w in weights]
 
@@ -59,11 +72,17 @@ def move(pos: list[int], druid: int, net: int, end: int) -> list[int]:
     return after
 
 
+@cython.ccall
+@cython.returns(cython.double)
+@cython.locals(pushed=cython.double)
 def pushed_odds(pushed: float) -> float:
     """Returns the relative odds that a seat races a druid it moved ``pushed`` spaces forward in view."""
-    return math.exp(0.5 * max(-6.0, min(6.0, pushed)))
+    return exp(0.5 * max(-6.0, min(6.0, pushed)))
 
 
+@cython.locals(
+    obs=dict, push=list, odds=list, play=dict, players=cython.int, seat=cython.int, c=cython.int, mine=cython.int
+)
 def colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
     """Returns, per seat, the relative odds of each colour being its own (own seat and colour: 0).
 
@@ -83,7 +102,8 @@ def colour_odds(obs: dict[str, Any], mine: int) -> list[list[float]]:
         if seat == me:
             odds.append([0.0] * 5)
             continue
-        odds.append([0.0 if c == mine else pushed_odds(push[seat][c]) for c in range(5)])
+        row = push[seat]
+        odds.append([0.0 if c == mine else pushed_odds(row[c]) for c in range(5)])
     return odds
 
 
@@ -97,6 +117,19 @@ druids they can place). Measured: 3 spaces at 3 players left the search level wi
 player, 2 put it clearly ahead (docs/agents.md)."""
 
 
+@cython.locals(
+    plays=list,
+    own=list,
+    push=list,
+    exposed=list,
+    weights=list,
+    players=cython.int,
+    seat=cython.int,
+    rival=cython.int,
+    colour=cython.int,
+    whole=cython.double,
+    total=cython.double,
+)
 def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
     """Returns, per seat, how surely the rivals can tell its colour from the plays in view, less a blind guess.
 
@@ -122,6 +155,27 @@ def _exposure(plays: list[list[Any]], own: list[int]) -> list[float]:
     return exposed
 
 
+@cython.locals(
+    pos=list,
+    own=list,
+    laid=list,
+    effective=list,
+    odds=list,
+    values=list,
+    leaders=list,
+    holders=list,
+    hand=list,
+    end=cython.int,
+    hand_size=cython.int,
+    colour=cython.int,
+    seat=cython.int,
+    c=cython.int,
+    net=cython.int,
+    forward=cython.int,
+    furthest=cython.int,
+    weight=cython.double,
+    unheld=cython.double,
+)
 def evaluate(state: State) -> list[float]:
     """Returns each seat's chance of winning, judged from the druids, the hands and the trilithon cards.
 
@@ -132,35 +186,47 @@ def evaluate(state: State) -> list[float]:
     own druid; a druid nobody holds counts for the seats whose own druids
     stand furthest along.
     """
-    fields = state.to_json()["state"]
-    settings = state.game.settings  # public: the table's rules (track and hand options included)
-    end = _BLUESTONES if settings["variant"] == "bluestones" else settings["track"]
-    hand_size = settings["hand"]
-    pos = list(fields["druids"])
-    own = [_COLOURS.index(t) for t in fields["trilithons"]]
-    laid = [_CARD[t] for t in fields["in_play"]]
+    # The state's public fields (those of ``to_json``, as card and colour numbers): the track's end and
+    # the hand size follow from the table's rules (track and hand options included).
+    end = state.end  # type: ignore[attr-defined]
+    hand_size = state.hand_size  # type: ignore[attr-defined]
+    pos = list(state.pos)  # type: ignore[attr-defined]
+    own = list(state.trilithon)  # type: ignore[attr-defined]
+    for c in own:
+        if c < 0:
+            raise ValueError("every trilithon card must be dealt")
+    laid = list(state.played)  # type: ignore[attr-defined]
     if laid:
-        colour = next((box.CARD_COLOUR[c] for c in laid if box.CARD_COLOUR[c] != _BLACK), _BLACK)
+        colour = _BLACK
+        for c in laid:
+            if _CARD_COLOUR[c] != _BLACK:
+                colour = _CARD_COLOUR[c]
+                break
         if colour != _BLACK:
-            pos = move(pos, colour, sum(sign(c) for c in laid), end)
+            net = 0
+            for c in laid:
+                net += sign(c)
+            pos = move(pos, colour, net, end)
             if pos[colour] == end:
                 holders = [seat for seat, c in enumerate(own) if c == colour]
                 if holders:
                     return [1.0 / len(holders) if c == colour else 0.0 for c in own]
     effective = [float(p) for p in pos]
-    for seat, hand in enumerate(fields["hands"]):
+    for seat, hand in enumerate(state.hands):  # type: ignore[attr-defined]
         colour = own[seat]
-        cards = [_CARD[t] for t in hand]
-        forward = sum(1 for c in cards if box.CARD_IS_DAY[c] and box.CARD_COLOUR[c] in (colour, _BLACK))
-        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, hand_size - len(cards)))
+        forward = 0
+        for c in hand:
+            if _CARD_IS_DAY[c] and (_CARD_COLOUR[c] == colour or _CARD_COLOUR[c] == _BLACK):
+                forward += 1
+        effective[colour] += _CARD_WORTH * (forward + _DRAW_WORTH * max(0, hand_size - len(hand)))
     weight = _EXPOSURE[len(own)]
-    for seat, exposed in enumerate(_exposure(fields["last_plays"], own)):
+    for seat, exposed in enumerate(_exposure(list(state.last_plays), own)):  # type: ignore[attr-defined]
         colour = own[seat]
         effective[colour] -= weight * exposed * (end - pos[colour]) / end
     odds = finish_odds(effective, end)
     values = [odds[c] for c in own]
-    unheld = sum(odds[c] for c in range(5) if c not in own)
-    furthest = max(pos[c] for c in own)
+    unheld = sum([odds[c] for c in range(5) if c not in own])
+    furthest = max([pos[c] for c in own])
     leaders = [seat for seat, c in enumerate(own) if pos[c] == furthest]
     for seat in leaders:
         values[seat] += unheld / len(leaders)
