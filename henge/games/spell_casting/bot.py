@@ -149,11 +149,17 @@ class _Board:
         """Puts ``owner``'s component (or nothing) on cell ``c`` in place of ``old``'s, not logged."""
         cells = self.cells
         if old >= 0:
-            _discard(self.where[old], c)
+            if cython.compiled:
+                _discard(self.where[old], c)
+            else:  # the same, without a call more
+                self.where[old].remove(c)
             self.stale |= 1 << old
         cells[c] = owner
         if owner >= 0:
-            _insort(self.where[owner], c)
+            if cython.compiled:
+                _insort(self.where[owner], c)
+            else:
+                insort(self.where[owner], c)
             self.stale |= 1 << owner
 
     @cython.cfunc
