@@ -41,6 +41,9 @@ from henge.core import Decision
 from henge.games.spell_casting import board as sb
 from henge.games.spell_casting.search import ALIGNED, RING_WORTH, cells, stone, usable
 
+if cython.compiled:  # the list insertion list.insert makes, called in C
+    from cython.cimports.cpython.list import PyList_Insert
+
 _RINGS = ("outer", "coloured", "middle")
 _CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
 _INNER = cython.declare(cython.int, 90)
@@ -146,11 +149,17 @@ class _Board:
         """Puts ``owner``'s component (or nothing) on cell ``c`` in place of ``old``'s, not logged."""
         cells = self.cells
         if old >= 0:
-            self.where[old].remove(c)
+            if cython.compiled:
+                _discard(self.where[old], c)
+            else:  # the same, without a call more
+                self.where[old].remove(c)
             self.stale |= 1 << old
         cells[c] = owner
         if owner >= 0:
-            insort(self.where[owner], c)
+            if cython.compiled:
+                _insort(self.where[owner], c)
+            else:
+                insort(self.where[owner], c)
             self.stale |= 1 << owner
 
     @cython.cfunc
@@ -366,6 +375,41 @@ class _Board:
                 if cells[_INNER + stone] < 0:
                     found.append(_TEXTS[sb.PULL_INNER + stone])  # pull middle <number> <night|day>
         return found
+
+
+@cython.cfunc
+@cython.locals(held=list, c=cython.int, i=cython.Py_ssize_t, n=cython.Py_ssize_t, x=cython.int)
+def _discard(held: list[int], c: int) -> None:
+    """Takes cell ``c`` out of the sorted cells ``held`` (where it stands once), as ``held.remove(c)`` does."""
+    if cython.compiled:
+        n = len(held)
+        for i in range(n):
+            x = held[i]
+            if x == c:
+                del held[i]
+                return
+        raise ValueError("list.remove(x): x not in list")
+    else:
+        held.remove(c)
+
+
+@cython.cfunc
+@cython.locals(held=list, c=cython.int, lo=cython.Py_ssize_t, hi=cython.Py_ssize_t, mid=cython.Py_ssize_t, x=cython.int)
+def _insort(held: list[int], c: int) -> None:
+    """Puts cell ``c`` into the sorted cells ``held`` where it belongs, as ``insort(held, c)`` does."""
+    if cython.compiled:
+        lo = 0
+        hi = len(held)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            x = held[mid]
+            if c < x:
+                hi = mid
+            else:
+                lo = mid + 1
+        PyList_Insert(held, lo, c)
+    else:
+        insort(held, c)
 
 
 @cache
