@@ -4,15 +4,9 @@ search's settings (``SEARCH``); no ``belief``, so ISMCTS samples uniformly."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, cast
 
 from henge import box
 from henge.core import State
-from henge.games.first_druid.actions import TURNS
-from henge.games.first_druid.scoring import scores
-
-if TYPE_CHECKING:
-    from henge.games.first_druid.position import Position
 
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: six decisions played as this player would before the evaluation (a
@@ -41,21 +35,18 @@ def evaluate(state: State) -> list[float]:
     """
     if state.is_terminal():
         return [float(r) for r in state.returns()]
-    # What the spectator's observation shows of these (``observation.observation``), read from the
-    # fields themselves: the search asks this at the end of every rollout.
-    position = cast("Position", state)
-    n = position.n
-    pos = position.pos
-    left = max(0, 60 - (position.neutral + 1))
+    obs = state.observation(None)
+    n = obs["players"]
+    pos = obs["druids"]
+    left = max(0, 60 - obs["round"])
     race = 2 * (_RING - max(pos))
     rounds = max(1.0, min(left, race))
-    owners = position.owners  # a seat's trilithons (-1: nobody's)
-    number = position.neutral // 2 + 1
-    cards = [len(h) for h in position.hands]
-    if position.stage == TURNS:
-        cards[position.active()] += len(position.table)
-    night = not position.neutral % 2
-    points = scores(position)
+    owners = [t["owner"] for t in obs["trilithons"]]
+    number = obs["time"]["number"]
+    cards = list(obs["hand_sizes"])
+    if obs["turn_seat"] is not None:
+        cards[obs["turn_seat"]] += len(obs["table"])
+    night = obs["time"]["phase"] == "night"
     projected = []
     for seat in range(n):
         lead = pos[seat] - number
@@ -66,7 +57,7 @@ def evaluate(state: State) -> list[float]:
         else:
             contact = -0.3 * min(3, -lead)
         extra = _CONTACT_POINTS * contact * rounds + 0.1 * rounds * owners.count(seat)
-        projected.append(points[seat] + _CARD_POINTS * cards[seat] + extra)
+        projected.append(obs["scores"][seat] + _CARD_POINTS * cards[seat] + extra)
     temperature = 1.0 + 0.12 * rounds
     top = max(projected)
     weights = [math.exp((p - top) / temperature) for p in projected]
