@@ -316,7 +316,7 @@ class State:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if not _listed(legal, action):
+        if not (_listed(legal, action) if cython.compiled else action in legal):  # Python's own scan when pure
             raise IllegalActionError(self._illegal_message(action))
         self._legal = None  # _apply may set the next legal set where it has computed it anyway
         self._apply(action)
@@ -521,7 +521,7 @@ _LARGEST = cython.declare(cython.long, 1 << 62)
 def _listed(legal: Sequence[int], action: int) -> bool:
     """Returns True if ``action`` is in ``legal`` (sorted, as the hooks give it)."""
     size = len(legal)
-    if not cython.compiled or size <= _SEARCHED or type(legal) is not tuple or not -_LARGEST < action < _LARGEST:
+    if size <= _SEARCHED or type(legal) is not tuple or not -_LARGEST < action < _LARGEST:
         return action in legal
     wanted = action
     low = 0
