@@ -22,7 +22,7 @@ from typing import Any
 from rich.table import Table
 
 import henge
-from henge.agents import heuristics, make_agent, make_decision
+from henge.agents import heuristics, level_names, make_agent, make_decision
 from henge.agents.search_config import configured
 from henge.agents.tree import search
 from henge.core import CHANCE, TERMINAL, Game, State
@@ -254,8 +254,8 @@ def table(results: list[dict[str, Any]]) -> Table:
 
 # -- the bots' decisions --------------------------------------------------------------------
 
-BOT_AGENTS = ("ismcts", "heuristic")
-"""The bots ``bench_bots`` times, each with its default settings."""
+BOT_AGENTS = (*level_names(), "ismcts")
+"""The levels and bots ``bench_bots`` times by default, each with its own settings."""
 _SEARCH_DECISIONS = 300
 _DECISIONS = 3000
 _SPAN = 20

@@ -14,13 +14,18 @@ from click.testing import CliRunner
 
 import henge
 from henge.agents import (
+    LEVELS,
     CheatingMCTSAgent,
     Decision,
     HeuristicAgent,
     ISMCTSAgent,
+    LevelAgent,
     agent_names,
     canonical_state,
+    check_agent,
     heuristics,
+    level,
+    level_names,
     make_agent,
     make_decision,
 )
@@ -48,7 +53,7 @@ FAST_ISMCTS = "ismcts:iterations=8:depth=1:finish=2:hrollout=1"
 def _bots(game_id: str) -> list[str]:
     bots = ["random", FAST_ISMCTS]
     if heuristics.has_heuristic(game_id):
-        bots.insert(1, "heuristic")
+        bots[1:1] = ["heuristic", "beginner"]
     return bots
 
 
@@ -610,6 +615,66 @@ def test_bench_bots_times_the_bots_decisions_and_reports_them():
     result = CliRunner().invoke(main, ["bench", "--bots", "stonerush", "--decisions", "3", "--json"])
     assert result.exit_code == 0, result.output
     assert [(r["game"], r["agent"], r["decisions"]) for r in json.loads(result.output)] == [
+        ("stonerush", "beginner", 3),
+        ("stonerush", "casual", 3),
+        ("stonerush", "strong", 3),
         ("stonerush", "ismcts", 3),
-        ("stonerush", "heuristic", 3),
     ]
+    chosen = ["bench", "--bots", "fightin", "--agents", "heuristic,beginner", "--decisions", "2", "--json"]
+    result = CliRunner().invoke(main, chosen)
+    assert [r["agent"] for r in json.loads(result.output)] == ["heuristic", "beginner"]
+    refused = CliRunner().invoke(main, ["bench", "--bots", "fightin", "--agents", "genius"])
+    assert refused.exit_code == 2 and "unknown bot 'genius'; levels: beginner" in refused.output
+
+
+# --- levels ---------------------------------------------------------------------------------------
+
+
+def test_levels_are_named_bots_weakest_first_and_take_no_settings():
+    assert level_names() == ["beginner", "casual", "strong"]
+    assert [level.name for level in LEVELS] == level_names()
+    assert all(level.plays and len(level.plays) <= 100 for level in LEVELS)  # one line in the lobby
+    beginner = make_agent("beginner")
+    assert isinstance(beginner, LevelAgent) and beginner.name == "beginner" and not beginner.needs_samples
+    assert make_agent("strong").needs_samples
+    with pytest.raises(ValueError, match="beginner is a level: it takes no settings"):
+        make_agent("beginner:err=0.5")
+    with pytest.raises(ValueError, match="levels: beginner, casual, strong; bots: random"):
+        make_agent("genius")
+    with pytest.raises(ValueError, match="'threecard' has none; bots for any game: random, ismcts"):
+        check_agent("casual", "threecard")
+    check_agent("casual", "stonerush")
+
+
+@pytest.mark.parametrize("name", ["beginner", "casual", "strong"])
+def test_a_level_plays_exactly_the_bot_it_names_for_each_game(name):
+    for game_id, players in (("stonerush", 3), ("spell_casting", 3)):
+        spec = level(name).spec_for(game_id)
+        for step, state in enumerate(_decision_points(game_id, players, seed=5, every=9)[:6]):
+            seat = state.current_player()
+            choices = []
+            for agent in (make_agent(name), make_agent(spec)):
+                decision = make_decision(state, seat, random.Random(step), samples=agent.needs_samples)
+                choices.append(agent.choose(decision))
+            assert choices[0] == choices[1], f"{name} in {game_id} at step {step}"
+    assert level("beginner").spec_for("spell_casting") == "heuristic:err=0.15"
+    assert level("beginner").spec_for("stonerush") == "heuristic:err=0.3"
+
+
+def test_heuristic_err_plays_a_random_legal_action_at_that_chance():
+    points = [s for s in _decision_points("spell_casting", 3, seed=3, every=1) if len(s.legal_actions()) > 4][:150]
+    assert len(points) == 150
+    plain, erring = make_agent("heuristic"), make_agent("heuristic:err=0.3")
+    never = make_agent("heuristic:err=0")
+    differs = 0
+    for step, state in enumerate(points):
+        seat = state.current_player()
+        wanted = plain.choose(make_decision(state, seat, random.Random(step), samples=False))
+        assert never.choose(make_decision(state, seat, random.Random(step), samples=False)) == wanted
+        chosen = erring.choose(make_decision(state, seat, random.Random(step), samples=False))
+        assert chosen in state.legal_actions()
+        differs += chosen != wanted
+    # About 0.3 of the decisions draw a random action, most of them not the rule-based one.
+    assert 20 <= differs <= 60
+    with pytest.raises(ValueError, match="err is a chance from 0 to 1"):
+        make_agent("heuristic:err=1.5")

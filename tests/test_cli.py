@@ -59,6 +59,7 @@ def test_play_a_whole_game_by_numbers_and_text_then_replay_it(tmp_path):
     assert "Traceback" not in out
     saved = json.loads(record.read_text())
     assert saved["game"] == "stonerush" and saved["seed"] == 7 and saved["agents"][0] == "human"
+    assert saved["agents"][1:] == ["beginner", "beginner"]  # without --bots, the lowest level
     shown = CliRunner().invoke(main, ["replay", str(record), "--step", str(len(saved["actions"]))], terminal_width=120)
     assert shown.exit_code == 0, shown.output
     assert "hidden from the others" in shown.output and "winner:" in shown.output

@@ -1,6 +1,7 @@
-"""Players for every game: bots by name, and the interface they share.
+"""Players for every game: bots by name, the levels people play against, and the interface they share.
 
-A bot is named by a word, optionally followed by settings:
+A level (``beginner``, ``casual``, ``strong``: :mod:`henge.agents.levels`) is one of the bots below with
+documented settings, and is named by its word alone. A bot is named by a word, optionally followed by settings:
 ``ismcts:iterations=1000:c=0.5:depth=4`` (settings: ``iterations``,
 ``seconds`` a cap in processor seconds, ``c`` the UCT constant, ``depth`` the rollout depth or
 ``none`` for rollouts to the end, ``baseline`` 1 or 0, ``tries`` the samples
@@ -8,7 +9,8 @@ weighed per determinization, ``worlds`` the determinizations per decision,
 ``reuse`` 1 or 0, ``guide`` the bias towards the rule-based player's choice,
 ``finish`` the decisions it may take to finish a turn, ``hrollout`` 1 for
 rollouts played by the rule-based player, ``settle`` the decisions a rollout may go on for to a
-position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
+position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`;
+``heuristic:err=0.3`` plays a random legal action at that chance of each decision). ``mcts-cheat`` and
 ``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
 OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
 them only when asked with ``evaluation=True``. A bot that lives outside this package is named by a
@@ -28,6 +30,7 @@ from henge.agents import heuristics
 from henge.agents.base import Agent, CheatingAgent, is_cheating
 from henge.agents.heuristic import HeuristicAgent
 from henge.agents.ismcts import ISMCTSAgent
+from henge.agents.levels import LEVELS, Level, LevelAgent, level, level_names
 from henge.agents.mcts_cheat import CheatingMCTSAgent
 from henge.agents.random_agent import RandomAgent
 from henge.core import Decision, canonical_state, make_decision
@@ -74,6 +77,7 @@ _SEARCH_SETTINGS = {
 }
 _OPENSPIEL_SETTINGS = {"simulations": "simulations", "seconds": "seconds", "c": "exploration", "rollouts": "rollouts"}
 _SETTINGS: dict[str, dict[str, str]] = {
+    "heuristic": {"err": "err"},
     "ismcts": _SEARCH_SETTINGS,
     "mcts-cheat": _SEARCH_SETTINGS,
     "openspiel-ismcts": _OPENSPIEL_SETTINGS,
@@ -81,13 +85,32 @@ _SETTINGS: dict[str, dict[str, str]] = {
 _WHOLE_NUMBERS = ("iterations", "depth", "tries", "worlds", "finish", "settle", "simulations", "rollouts")
 
 
+RULES_ONLY = "ismcts"
+"""The bot that plays any game from its rules alone, offered where a game has no levels."""
+
 POLICY = "policy"
 """The name of the bot that plays a trained network: ``policy:PATH.npz``."""
 
 
 def agent_names() -> list[str]:
-    """Returns the names of the bots offered as opponents."""
+    """Returns the names of the bots offered as opponents by name (levels aside: :func:`level_names`)."""
     return list(_AGENTS)
+
+
+def first_opponent(game_id: str) -> str:
+    """Returns the bot a person meets first in ``game_id``: the lowest level, or where the game has no
+    rule-based player (a plugin game without one), the search that needs nothing but its rules."""
+    return level_names()[0] if heuristics.has_heuristic(game_id) else RULES_ONLY
+
+
+def levels_for(game_id: str) -> list[str]:
+    """Returns the levels that play ``game_id``, weakest first (none for a game without a rule-based player)."""
+    return level_names() if heuristics.has_heuristic(game_id) else []
+
+
+def opponent_names() -> list[str]:
+    """Returns every name a seat's bot may be given at a table: the levels, weakest first, then the bots."""
+    return [*level_names(), *agent_names()]
 
 
 def _setting(name: str, key: str, text: str) -> Any:
@@ -107,6 +130,10 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
     ``evaluation=True`` also allows the evaluation-only bots (``mcts-cheat``, ``openspiel-ismcts``).
     """
     name, *settings = spec.split(":")
+    if name in level_names():
+        if settings:
+            raise ValueError(f"{name} is a level: it takes no settings (its bots' settings are in docs/agents.md)")
+        return LevelAgent(level(name), make_agent)
     if name == POLICY:
         return _policy(spec.partition(":")[2], spec)
     factories: dict[str, Callable[..., Any] | str] = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else {**_AGENTS}
@@ -114,7 +141,9 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
     if found is None:
         if name in _EVALUATION_AGENTS:
             raise ValueError(f"{name} {_EVALUATION_ONLY[name]}")
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(_AGENTS)}, {POLICY}:FILE.npz")
+        raise ValueError(
+            f"unknown bot {name!r}; levels: {', '.join(level_names())}; bots: {', '.join(_AGENTS)}, {POLICY}:FILE.npz"
+        )
     allowed = _SETTINGS.get(name, {})
     kwargs: dict[str, Any] = {}
     for setting in settings:
@@ -151,6 +180,13 @@ def check_agent(
     player count: the count and options it was trained for, its input and output sizes.
     """
     agent = make_agent(spec, evaluation=evaluation)
+    if isinstance(agent, LevelAgent):
+        if not heuristics.has_heuristic(game_id):
+            raise ValueError(
+                f"level {spec} plays games with a rule-based player, and {game_id!r} has none; "
+                f"bots for any game: {', '.join(n for n in _AGENTS if n != 'heuristic')}"
+            )
+        return
     if spec.split(":")[0] == POLICY:
         agent.policy.check_game(game_id, players, options)
     if spec.split(":")[0] == "heuristic" and not heuristics.has_heuristic(game_id):
@@ -158,17 +194,25 @@ def check_agent(
 
 
 __all__ = [
+    "LEVELS",
     "Agent",
     "CheatingAgent",
     "CheatingMCTSAgent",
     "Decision",
     "HeuristicAgent",
     "ISMCTSAgent",
+    "Level",
+    "LevelAgent",
     "RandomAgent",
     "agent_names",
     "canonical_state",
     "check_agent",
+    "first_opponent",
     "is_cheating",
+    "level",
+    "level_names",
+    "levels_for",
     "make_agent",
     "make_decision",
+    "opponent_names",
 ]

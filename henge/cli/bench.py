@@ -8,6 +8,7 @@ import click
 from rich.table import Table
 
 import henge
+from henge.agents import check_agent, level_names, levels_for
 from henge.cli.common import _console
 from henge.core import engine_path
 
@@ -24,13 +25,23 @@ from henge.core import engine_path
 @click.option(
     "--repeats", "-r", type=int, default=5, show_default=True, help="Runs per game; figures are their medians."
 )
-@click.option("--bots", is_flag=True, help="Time the bots' decisions instead (ismcts and heuristic, default settings).")
+@click.option(
+    "--bots",
+    is_flag=True,
+    help="Time the bots' decisions instead: every level, and the bots --agents names, at the largest player count.",
+)
+@click.option(
+    "--agents",
+    "agent_specs",
+    default=None,
+    help="With --bots: a comma list of levels and bots to time [default: the levels, then ismcts].",
+)
 @click.option(
     "--decisions",
     "-d",
     type=int,
     default=None,
-    help="With --bots: timed decisions per game and bot [default: 300 for ismcts, 3000 for heuristic].",
+    help="With --bots: timed decisions per game and bot [default: 300 for a search, 3000 for another].",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="With --bots: the first game seed.")
 @click.option(
@@ -64,6 +75,7 @@ def bench_command(
     seconds: float | None,
     repeats: int,
     bots: bool,
+    agent_specs: str | None,
     decisions: int | None,
     seed: int,
     against_openspiel: bool,
@@ -102,10 +114,19 @@ def bench_command(
             _console().print(environments_table(figures))
         return
     if bots:
+        chosen = BOT_AGENTS if agent_specs is None else tuple(a.strip() for a in agent_specs.split(",") if a.strip())
+        timed: list[tuple[str, str]] = []
+        for game_id in ids:
+            for agent in chosen:
+                if agent_specs is None and agent in level_names() and not levels_for(game_id):
+                    continue  # by default, a game without levels times its bots alone
+                try:
+                    check_agent(agent, game_id)
+                except ValueError as error:
+                    raise click.BadParameter(str(error), param_hint="--agents") from None
+                timed.append((game_id, agent))
         results = [
-            bench_bots(game_id, agent, seconds=seconds, decisions=decisions, seed=seed)
-            for game_id in ids
-            for agent in BOT_AGENTS
+            bench_bots(game_id, agent, seconds=seconds, decisions=decisions, seed=seed) for game_id, agent in timed
         ]
         if as_json:
             click.echo(json.dumps(results, indent=1))

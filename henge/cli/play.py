@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 import henge
-from henge.agents import check_agent
+from henge.agents import check_agent, first_opponent, level_names
 from henge.cli.common import OPTION_HELP, _console, _options
 from henge.core import engine_path, game_problems
 
@@ -45,9 +45,9 @@ def games() -> None:
 @click.option(
     "--bots",
     "-b",
-    default="random",
-    show_default=True,
-    help="Bot for the other seats, or a comma list of one per seat.",
+    default=None,
+    help=f"Level or bot for the other seats, or a comma list of one per seat; levels: {', '.join(level_names())} "
+    "(docs/agents.md) [default: the lowest level].",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the chance events (default: a fresh random one).")
 @click.option("--variant", "-v", default=None, help="A variant of the game (see `henge games`).")
@@ -63,7 +63,7 @@ def play_command(
     game_id: str,
     players: int | None,
     seat: int,
-    bots: str,
+    bots: str | None,
     seed: int | None,
     variant: str | None,
     option_texts: tuple[str, ...],
@@ -79,6 +79,8 @@ def play_command(
         raise click.UsageError(str(error)) from None
     if not 0 <= seat < game.num_players:
         raise click.BadParameter(f"seats run 0 to {game.num_players - 1}", param_hint="--seat")
+    if bots is None:
+        bots = first_opponent(game_id)
     bot_list = [b.strip() for b in bots.split(",") if b.strip()]
     for name in bot_list:
         try:  # an unknown bot or an evaluation-only one is refused here, saying which bots there are
