@@ -71,7 +71,7 @@ def _play_against_bots(page: Any, server: Server, game_id: str) -> str:
     page.goto(server.url)
     page.select_option("#quick-game", game_id)
     if heuristics.has_heuristic(game_id):
-        page.select_option("#quick-bot", "heuristic")
+        page.check("#level-casual")
     page.click("#play-bots")
     page.wait_for_url(re.compile(r"/tables/\w+$"))  # the seat's key is in the browser's storage, not the address
     return str(page.url.split("/tables/")[1].split("#")[0])

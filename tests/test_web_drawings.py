@@ -55,7 +55,7 @@ def _table(page: Any, server: Server, game_id: str) -> None:
     """Opens a table of the game with this page at seat 0 and the rule-based bots elsewhere."""
     page.goto(server.url)
     page.select_option("#quick-game", game_id)
-    page.select_option("#quick-bot", "heuristic")
+    page.check("#level-casual")
     page.click("#play-bots")
     page.wait_for_url(re.compile(r"/tables/\w+$"))
 

@@ -65,6 +65,7 @@ def test_create_play_against_bots_and_the_lobby_lists_it_without_secrets(tmp_pat
         created = create(client, game="stonerush", players=3)
         assert [link["seat"] for link in created["links"]] == [0]
         table = live_table(client, created["id"])
+        assert table.agents == {1: "beginner", 2: "beginner"}  # play against bots starts at the lowest level
         listed = client.get("/api/tables").json()["tables"]
         assert [t["id"] for t in listed] == [created["id"]]
         assert listed[0]["status"] == "running"
@@ -84,7 +85,7 @@ def test_create_play_against_bots_and_the_lobby_lists_it_without_secrets(tmp_pat
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": "stonerush", "players": 9}, "3-5 players"),
         ({"game": "stonerush", "players": 3, "variant": "moon"}, "must be one of standard, bluestones"),
-        ({"game": "stonerush", "players": 3, "bot": "genius"}, "unknown bot 'genius'"),
+        ({"game": "stonerush", "players": 3, "bot": "genius"}, "'genius' does not play stonerush; levels and bots: "),
         ({"game": "stonerush", "players": 3, "seats": [{"kind": "person"}]}, "3 players need 3 seats"),
         ({"game": "stonerush", "seats": [{"kind": "bot", "bot": "random"}] * 3, "sit": 1}, "not a seat for a person"),
         ({"game": "stonerush", "seats": [{"kind": "ghost"}] * 3, "sit": None}, "'person' or 'bot'"),
@@ -511,6 +512,16 @@ def test_games_api_lists_games_and_bots(tmp_path):
         data = client.get("/api/games").json()
         assert [g["id"] for g in data["games"]] == GAMES
         assert data["bots"] == henge.agents.agent_names()
+        assert [level["name"] for level in data["levels"]][:3] == ["beginner", "casual", "strong"]
+        assert all(level["plays"] for level in data["levels"])
+        levels = {g["id"]: (g["levels"], g["first_opponent"]) for g in data["games"]}
+        assert levels == {
+            game_id: (["beginner", "casual", "strong"], "beginner")
+            if henge.agents.heuristics.has_heuristic(game_id)
+            else ([], henge.agents.RULES_ONLY)  # a plugin game without a rule-based player has no levels
+            for game_id in GAMES
+        }
+        assert "threecard" in GAMES and levels["threecard"][0] == []
         stonerush = next(g for g in data["games"] if g["id"] == "stonerush")
         assert [(k["name"], k["default"], k["values"][0], k["values"][-1]) for k in stonerush["knobs"]] == [
             ("track", 30, 10, 30),

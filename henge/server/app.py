@@ -25,7 +25,7 @@ from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from henge.agents import agent_names
+from henge.agents import agent_names, first_opponent
 from henge.core import CHANCE, GameRecord, State, list_games, plugin
 from henge.server import pages
 from henge.server.bots import BOT_SECONDS
@@ -54,6 +54,7 @@ from henge.server.tables import (
     TableError,
     Tables,
     games_info,
+    levels_info,
 )
 
 log = logging.getLogger("henge.server")
@@ -361,7 +362,7 @@ def create_app(
 
     @app.get("/api/games")
     async def games() -> dict[str, Any]:
-        return {"games": games_info(), "bots": agent_names()}
+        return {"games": games_info(), "levels": levels_info(), "bots": agent_names()}
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
@@ -385,7 +386,7 @@ def create_app(
         default = len(body.seats) if body.seats is not None else max(low, min(4, high))
         players = default if body.players is None else body.players
         if body.seats is None:
-            bot = body.bot or agent_names()[0]
+            bot = body.bot or first_opponent(body.game)
             seats = [SeatSpec(PERSON)] + [SeatSpec(BOT, bot) for _ in range(players - 1)]
         else:
             seats = [SeatSpec(s.kind, s.bot if s.kind == BOT else None, s.lobby) for s in body.seats]

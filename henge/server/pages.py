@@ -15,7 +15,7 @@ from henge import box
 from henge.agents import agent_names
 from henge.core import plugin
 from henge.server.board import FILL, board_svg
-from henge.server.tables import games_info
+from henge.server.tables import games_info, levels_info
 
 STATUS_TITLES = {
     "waiting": "Open tables",
@@ -134,7 +134,6 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
     games = games_info()
     names = {g["id"]: g["name"] for g in games}
     options = "".join(f'<option value="{escape(g["id"])}">{escape(g["name"])}</option>' for g in games)
-    bots = "".join(f'<option value="{escape(b)}">{escape(b)}</option>' for b in agent_names())
     body = f"""
 <main class="lobby">
 <section class="quick">
@@ -143,7 +142,7 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
     <label>game <select name="game" id="quick-game">{options}</select></label>
     <label>players <select name="players" id="quick-players"></select></label>
     <label id="quick-variant-label">variant <select name="variant" id="quick-variant"></select></label>
-    <label>against <select name="bot" id="quick-bot">{bots}</select> bots</label>
+    <fieldset id="quick-levels" class="levels"><legend>against bots at</legend></fieldset>
     <button type="submit" id="play-bots" class="primary">Play against bots</button>
   </form>
 </section>
@@ -172,7 +171,7 @@ def lobby_page(summaries: list[dict[str, Any]]) -> str:
         "the lobby",
         body,
         ["/static/henge.js", "/static/lobby.js"],
-        data={"games": games, "bots": agent_names(), "box": _box_data()},
+        data={"games": games, "bots": agent_names(), "levels": levels_info(), "box": _box_data()},
     )
 
 

@@ -40,7 +40,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from henge.agents import agent_names, heuristics, make_agent
+from henge.agents import LEVELS, RULES_ONLY, agent_names, first_opponent, heuristics, levels_for, make_agent
 from henge.core import (
     CHANCE,
     Game,
@@ -1287,10 +1287,12 @@ class Tables:
             raise TableError(str(error)) from None
         if len(seats) != game.num_players:
             raise TableError(f"{game.num_players} players need {game.num_players} seats, not {len(seats)}")
-        bots = agent_names()
+        bots = [*levels_for(game_id), *agent_names()]
         for number, spec in enumerate(seats):
             if spec.kind == BOT and spec.bot not in bots:
-                raise TableError(f"seat {number}: unknown bot {excerpt(spec.bot)}; bots: {', '.join(bots)}")
+                raise TableError(
+                    f"seat {number}: {excerpt(spec.bot)} does not play {game_id}; levels and bots: {', '.join(bots)}"
+                )
             if spec.kind not in (PERSON, BOT):
                 raise TableError(f"seat {number}: a seat is 'person' or 'bot', not {excerpt(spec.kind)}")
         if sit is not None and not (0 <= sit < len(seats) and seats[sit].kind == PERSON):
@@ -1463,6 +1465,19 @@ def games_info() -> list[dict[str, Any]]:
                     if not o.recorded_at_default
                 ],
                 "summary": info.summary,
+                "levels": levels_for(game_id),
+                "first_opponent": first_opponent(game_id),
             }
         )
     return out
+
+
+RULES_ONLY_LINE = "searches from the game's rules alone (a game without levels)"
+
+
+def levels_info() -> list[dict[str, str]]:
+    """Returns each level, weakest first, with the line on how it plays, then the bot that plays a game
+    without levels."""
+    return [{"name": level.name, "plays": level.plays} for level in LEVELS] + [
+        {"name": RULES_ONLY, "plays": RULES_ONLY_LINE}
+    ]

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { games, bots } = Henge.data;
+  const { games, bots, levels } = Henge.data;
   const $ = (id) => document.getElementById(id);
   const el = Henge.el;
 
@@ -67,6 +67,28 @@
     if (!players.dataset.chosen || !counts.includes(Number(players.value))) players.value = String(defaultPlayers(g));
     fillSelect($("quick-variant"), g.variants);
     $("quick-variant-label").hidden = !g.has_variant;
+    updateLevels(g);
+  }
+
+  // The levels, weakest first, each with its line on how it plays; the lowest is chosen at first.
+  function updateLevels(g) {
+    const area = $("quick-levels");
+    const offered = g.levels.length ? g.levels : [g.first_opponent];
+    const chosen = area.querySelector("input:checked");
+    const keep = chosen && offered.includes(chosen.value) ? chosen.value : offered[0];
+    area.replaceChildren(
+      area.querySelector("legend"),
+      ...offered.map((name) => {
+        const level = levels.find((l) => l.name === name);
+        const input = el("input", { type: "radio", name: "bot", value: name, id: `level-${name}`, checked: name === keep });
+        return el("label", { class: "level" }, input, " ", el("b", {}, name), " ", el("span", { class: "plays" }, level ? level.plays : ""));
+      }),
+    );
+  }
+
+  // A seat's bot: the game's levels, weakest first, then the bots by name.
+  function seatBots(g) {
+    return [...g.levels, ...bots.filter((b) => !g.levels.includes(b))];
   }
 
   function updateSeats() {
@@ -74,13 +96,14 @@
     const area = $("create-seats");
     const old = [...area.querySelectorAll("select")].map((s) => s.value);
     const wasOpen = [...area.querySelectorAll("input.lobby")].map((c) => c.checked);
-    const choices = ["person", ...bots.map((b) => `bot:${b}`)];
-    const labels = ["a person", ...bots.map((b) => `bot: ${b}`)];
+    const offered = seatBots(game($("create-game").value));
+    const choices = ["person", ...offered.map((b) => `bot:${b}`)];
+    const labels = ["a person", ...offered.map((b) => `bot: ${b}`)];
     area.replaceChildren();
     for (let k = 0; k < n; k++) {
       const select = el("select", { name: `seat-${k}`, id: `seat-${k}` });
       fillSelect(select, choices, labels);
-      select.value = old[k] || (k === 0 ? "person" : `bot:${bots[0]}`);
+      select.value = (choices.includes(old[k]) && old[k]) || (k === 0 ? "person" : `bot:${offered[0]}`);
       select.addEventListener("change", updateSit);
       // A person's seat is kept for whoever gets its link, unless it is open to the lobby.
       const open = el("input", { type: "checkbox", class: "lobby", id: `lobby-${k}`, checked: Boolean(wasOpen[k]) });
@@ -170,7 +193,7 @@
         game: g.id,
         players: Number($("quick-players").value),
         variant: g.has_variant ? $("quick-variant").value : null,
-        bot: $("quick-bot").value,
+        bot: $("quick-levels").querySelector("input:checked").value,
         sit: 0,
       });
       remember(created);
