@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, open_page, require_browser, rule_based_choice, settled, shot
+from browser_support import ARTIFACTS, DESKTOP, PHONE, open_page, require_browser, rule_based_choice, settled, shot
 from web_support import Server
 
 import henge
-from henge.agents import heuristics
+from henge.agents import LEVELS, RULES_ONLY, heuristics
 from henge.server.store import Store
 
 require_browser()
@@ -249,6 +249,38 @@ def test_a_game_without_its_own_drawing_is_playable_with_the_generic_one(browser
     shot(page, "generic-drawing", full_page=True)
     _play(page, rng)
     assert page.locator("#verdict").is_visible()
+    assert page.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "1366x768"), (PHONE, "390x844")])
+def test_the_lobby_offers_the_levels_weakest_first_each_with_its_line(browser, server, viewport, name):
+    page = open_page(browser, viewport)
+    page.goto(server.url)
+    levels = page.locator("#quick-levels label.level")
+    assert levels.count() == len(LEVELS)
+    for k, level in enumerate(LEVELS):
+        text = levels.nth(k).inner_text()
+        assert text.strip().startswith(level.name) and level.plays in text
+        assert levels.nth(k).is_visible()
+    assert page.locator("#quick-levels input:checked").get_attribute("value") == LEVELS[0].name
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing runs off the side
+    shot(page, f"lobby-levels-{name}")
+    page.select_option("#quick-game", "threecard")  # a game without a rule-based player has no levels
+    assert page.locator("#quick-levels input").count() == 1
+    assert page.locator("#quick-levels input:checked").get_attribute("value") == RULES_ONLY
+    page.select_option("#quick-game", "stonerush")
+    page.check("#level-strong")
+    page.select_option("#quick-game", "fightin")  # the chosen level stays when the game changes
+    assert page.locator("#quick-levels input:checked").get_attribute("value") == "strong"
+    page.select_option("#quick-game", "stonerush")
+    page.check(f"#level-{LEVELS[0].name}")
+    page.click("#play-bots")
+    page.wait_for_url(re.compile(r"/tables/\w+$"))
+    table_id = page.url.split("/tables/")[1].split("#")[0]
+    listed = page.evaluate("fetch('/api/tables').then((r) => r.json())")["tables"]
+    seats = next(t for t in listed if t["id"] == table_id)["seats"]
+    assert [s.get("bot") for s in seats[1:]] == [LEVELS[0].name] * (len(seats) - 1)
     assert page.errors == []
     page.context.close()
 
