@@ -120,21 +120,22 @@ def _knowledge(descriptor: GamePlugin) -> Knowledge:
         belief=getattr(search, "belief", None),
         settings=MappingProxyType(dict(getattr(search, "SEARCH", {}))),
         openspiel_seconds=MappingProxyType(dict(getattr(search, "OPENSPIEL_SECONDS", {}))),
-        guide_written_for=None if bot is None else _written_for("bot", bot),
+        guide_written_for=None if bot is None else _written_for("bot", bot, "choose"),
         evaluate_written_for=(
             None
             if getattr(search, "evaluate", None) is None
-            else _written_for("search" if search is not bot else "bot", search)
+            else _written_for("search" if search is not bot else "bot", search, "evaluate")
         ),
     )
 
 
-def _written_for(part: str, module: Any) -> WrittenFor:
+def _written_for(part: str, module: Any, function: str) -> WrittenFor:
     games = getattr(module, "GAMES", None)
     options = getattr(module, "OPTIONS", None)
+    where = getattr(getattr(module, function, None), "__module__", None)  # a part may re-export another's
     return WrittenFor(
         part=part,
-        module=getattr(module, "__name__", repr(module)),
+        module=where if isinstance(where, str) else getattr(module, "__name__", repr(module)),
         games=None if games is None else tuple(games),
         options=None if options is None else tuple(options),
     )
