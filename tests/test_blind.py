@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import henge
 from henge.agents import heuristics
-from henge.agents.blind import RULES_ONLY, blind_spots, changed_options
+from henge.agents.blind import RULES_ONLY, blind_spots, changed_options, evaluation_blind_spot
 from henge.analysis import AnalysisConfig, analyze, sweep
 from henge.cli import main
 from henge.core import ENTRY_POINT_GROUP, game_problems, plugin, reload_games
@@ -237,13 +237,21 @@ def test_a_game_played_by_another_games_players_is_warned_of(reskin: str, tmp_pa
         f"heuristic: the rule-based player (henge.games.stonerush.bot) was written for stonerush, "
         f"not {reskin}; use {RULES_ONLY}, which reads only the rules",
     ]
+    lead = (
+        "lead changes and decided at: the evaluation that reads the lead (henge.games.stonerush.search) "
+        f"was written for stonerush, not {reskin}"
+    )
     result = _cli(["analyze", reskin, "--games", "2", "--workers", "1", "--out", str(tmp_path / "a")])
     assert result.exit_code == 0, result.output
-    assert _warnings(result.output) == [f"warning: {spots[2]}"] and result.output.startswith("warning: ")
-    assert _report_warnings(tmp_path / "a" / "report.html") == 1
+    assert _warnings(result.output) == [f"warning: {spots[2]}", f"warning: {lead}"]
+    assert result.output.startswith("warning: ")
+    assert _report_warnings(tmp_path / "a" / "report.html") == 2
     swept = ["sweep", reskin, "-o", "track=20,25", "-g", "2", "-w", "1", "--out", str(tmp_path / "s")]
     result = _cli(swept)
     assert result.exit_code == 0, result.output
-    assert _warnings(result.output) == [f"warning: {spots[2]}"]
-    assert _report_warnings(tmp_path / "s" / "report.html") == 1
+    assert _warnings(result.output) == [f"warning: {spots[2]}", f"warning: {lead}"]
+    assert _report_warnings(tmp_path / "s" / "report.html") == 2
+    # A lineup that reads only the rules plays the game as it is; only the lead figures lean on the evaluation.
     assert blind_spots(reskin, ["random"], {"hand": 5}) == []
+    assert AnalysisConfig(reskin, 3, ("random",), 1).warnings() == [lead]
+    assert evaluation_blind_spot("stonerush", {"hand": 5}, ["track"]) is None

@@ -38,6 +38,17 @@ def changed_options(game_id: str, options: Mapping[str, Any], swept: Iterable[st
     return found
 
 
+def _blind(written: heuristics.WrittenFor, game_id: str, changed: Sequence[str]) -> str | None:
+    """Returns what ``written`` does not know of the run ("was written for X, not Y", "does not declare
+    option Z"), or None."""
+    if written.games is not None and game_id not in written.games:
+        return f"was written for {', '.join(written.games) or 'no game'}, not {game_id}"
+    blind = [option for option in changed if option not in (written.options or ())]
+    if not blind:
+        return None
+    return f"does not declare {'option ' + blind[0] if len(blind) == 1 else 'options ' + ', '.join(blind)}"
+
+
 def blind_spots(
     game_id: str, agents: Sequence[str], options: Mapping[str, Any], swept: Iterable[str] = ()
 ) -> list[str]:
@@ -56,21 +67,20 @@ def blind_spots(
         seen.add(name)
         for field, what in _LEANS_ON[name]:
             written = known.guide_written_for if field == "guide" else known.evaluate_written_for
-            if written is None:
-                continue
-            where = f"{name}: {what} ({written.module})"
-            if written.games is not None and game_id not in written.games:
-                games = ", ".join(written.games) or "no game"
+            problem = None if written is None else _blind(written, game_id, changed)
+            if written is not None and problem is not None:
+                so = "" if problem.startswith("was") else ", so plays as under the standard rule"
                 warnings.append(
-                    f"{where} was written for {games}, not {game_id}; use {RULES_ONLY}, which reads only the rules"
-                )
-                continue
-            understood = written.options or ()
-            blind = [option for option in changed if option not in understood]
-            if blind:
-                words = "option " + blind[0] if len(blind) == 1 else "options " + ", ".join(blind)
-                warnings.append(
-                    f"{where} does not declare {words}, so plays as under the standard rule; "
-                    f"use {RULES_ONLY}, which reads only the rules"
+                    f"{name}: {what} ({written.module}) {problem}{so}; use {RULES_ONLY}, which reads only the rules"
                 )
     return warnings
+
+
+def evaluation_blind_spot(game_id: str, options: Mapping[str, Any], swept: Iterable[str] = ()) -> str | None:
+    """Returns a warning where the game's hand-written evaluation, which ``henge analyze`` reads the lead
+    with (lead changes, decided at), does not know the run's rules; None where it does or there is none."""
+    written = heuristics.knowledge(game_id).evaluate_written_for
+    problem = None if written is None else _blind(written, game_id, changed_options(game_id, options, swept))
+    if written is None or problem is None:
+        return None
+    return f"lead changes and decided at: the evaluation that reads the lead ({written.module}) {problem}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.blind import blind_spots
+from henge.agents.blind import blind_spots, evaluation_blind_spot
 from henge.analysis.run import Job, execute
 from henge.analysis.stats import proportion, summarize
 from henge.core import load
@@ -136,8 +136,11 @@ class AnalysisConfig:
     def warnings(self, swept: Sequence[str] = ()) -> list[str]:
         """Returns a warning per bot whose hand-written part does not know this run's rules: an option set
         to other than its standard value (or ``swept``) it does not declare, or a game it was not written
-        for (:func:`henge.agents.blind.blind_spots`)."""
-        return blind_spots(self.game_id, self.lineup(), self.options, swept)
+        for (:func:`henge.agents.blind.blind_spots`); and one where the evaluation the lead figures are read
+        with does not (:func:`henge.agents.blind.evaluation_blind_spot`)."""
+        found = blind_spots(self.game_id, self.lineup(), self.options, swept)
+        lead = evaluation_blind_spot(self.game_id, self.options, swept)
+        return found if lead is None else [*found, lead]
 
     def rotation(self) -> int:
         """Returns how many games make one full rotation of the seats."""
