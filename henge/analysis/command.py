@@ -296,6 +296,12 @@ def options_markdown(game_ids: Sequence[str]) -> str:
 # --- running -------------------------------------------------------------------------------------
 
 
+def echo_warnings(warnings: Sequence[str]) -> None:
+    """Prints each warning on a line of its own, before any game is played (the report repeats them)."""
+    for text in warnings:
+        click.echo(f"warning: {text}")
+
+
 def _progress(total: int, description: str) -> Any:
     from rich.console import Console
 
@@ -331,6 +337,7 @@ def run_analyze(game_id: str, **flags: Any) -> None:
     options = parse_options(info, flags["option_texts"], flags["variant"])
     config = build_config(game_id, flags, options)
     workers, address = _check_run(flags)
+    echo_warnings(config.warnings())
     out = flags["out_dir"] or _default_out("analysis", config)
     total = len(config.jobs())
     with _progress(total, f"{game_id}, {config.players} players") as progress, _ray_errors():
@@ -364,6 +371,7 @@ def run_sweep(game_id: str, **flags: Any) -> None:
     for config in configs:
         check_config(config)
     workers, address = _check_run(flags)
+    echo_warnings(base.warnings(swept=[name for name, _ in knobs]))
     names = "-".join(name for name, _ in knobs)
     out = flags["out_dir"] or _default_out("sweep", base, f"_{names}")
     total = sum(len(c.jobs()) for c in configs)

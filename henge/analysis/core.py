@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from henge.agents import heuristics
+from henge.agents.blind import blind_spots, evaluation_blind_spot
 from henge.analysis.run import Job, execute
 from henge.analysis.stats import proportion, summarize
 from henge.core import load
@@ -125,6 +126,22 @@ class AnalysisConfig:
             found.extend(Job(match.focal, t, run) for b in range(blocks) for t in block_tasks(match, b, table))
         return found
 
+    def lineup(self) -> list[str]:
+        """Returns every bot the analysis plays: its agents, and the skill trace's search and default agent."""
+        found = list(self.agents)
+        if self.budgets:
+            found += [trace_bot(self.budgets[0]), default_agent(self.game_id)]
+        return found
+
+    def warnings(self, swept: Sequence[str] = ()) -> list[str]:
+        """Returns a warning per bot whose hand-written part does not know this run's rules: an option set
+        to other than its standard value (or ``swept``) it does not declare, or a game it was not written
+        for (:func:`henge.agents.blind.blind_spots`); and one where the evaluation the lead figures are read
+        with does not (:func:`henge.agents.blind.evaluation_blind_spot`)."""
+        found = blind_spots(self.game_id, self.lineup(), self.options, swept)
+        lead = evaluation_blind_spot(self.game_id, self.options, swept)
+        return found if lead is None else [*found, lead]
+
     def rotation(self) -> int:
         """Returns how many games make one full rotation of the seats."""
         return len(lineups(self.tournament().agents, self.players))
@@ -141,6 +158,8 @@ class Analysis:
     skill: list[dict[str, Any]]
     wall_seconds: float
     backend: str
+    warnings: list[str] = field(default_factory=list)
+    """Bots whose hand-written parts do not know this run's rules (:meth:`AnalysisConfig.warnings`)."""
 
 
 def skill_trace(config: AnalysisConfig, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -179,7 +198,9 @@ def play(
         own = [row for row in rows if row["run"] == run and row["label"] == ""]
         traced = [row for row in rows if row["run"] == run and row["label"] != ""]
         summary = summarize(own, config.players, config.seed)
-        found.append(Analysis(config, own, traced, summary, skill_trace(config, traced), wall, backend))
+        analysis = Analysis(config, own, traced, summary, skill_trace(config, traced), wall, backend)
+        analysis.warnings = config.warnings()
+        found.append(analysis)
     return found
 
 
@@ -202,6 +223,8 @@ class Sweep:
     knobs: list[tuple[str, list[tuple[Any, Analysis]]]]
     wall_seconds: float
     backend: str
+    warnings: list[str] = field(default_factory=list)
+    """Bots whose hand-written parts do not know the rules swept or set (:meth:`AnalysisConfig.warnings`)."""
 
 
 def sweep_configs(base: AnalysisConfig, knobs: Sequence[tuple[str, Sequence[Any]]]) -> list[AnalysisConfig]:
@@ -238,4 +261,5 @@ def sweep(
             (name, [(value, by_key[_key(replace(base, options={**base.options, name: value}))]) for value in values])
         )
     wall = played[0].wall_seconds if played else 0.0
-    return Sweep(base, found, wall, played[0].backend if played else "")
+    warnings = base.warnings(swept=[name for name, _ in knobs])
+    return Sweep(base, found, wall, played[0].backend if played else "", warnings)

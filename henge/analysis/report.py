@@ -174,6 +174,7 @@ th:first-child, td:first-child { text-align: left; }
 th { background: #f4f4f4; }
 img { max-width: 100%; display: block; margin: 0.8em 0; }
 p.note { color: #555; font-size: 0.9em; }
+p.warning { background: #fff3cd; border: 1px solid #e0c060; padding: 0.4em 0.7em; }
 code { background: #f4f4f4; padding: 0 0.2em; }
 """
 
@@ -207,6 +208,11 @@ def _page(title: str, body: str) -> str:
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
         f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n"
     )
+
+
+def warnings_html(warnings: Sequence[str]) -> str:
+    """Returns the warnings as paragraphs at the top of a report ("" for none)."""
+    return "".join(f'<p class="warning">warning: {html.escape(text)}</p>\n' for text in warnings)
 
 
 def _settings(config: AnalysisConfig, command: str, analysis: Analysis | None, wall: float, backend: str) -> str:
@@ -363,7 +369,8 @@ def write_analysis(analysis: Analysis, out: Path, command: str) -> Path:
         write_csv(out / "skill_trace.csv", config.players, analysis.trace_rows, label=True)
     info = game_class(config.game_id).info
     title = f"{info.name}, {config.players} players: analysis of {len(analysis.rows)} games"
-    body = _settings(config, command, analysis, analysis.wall_seconds, analysis.backend) + analysis_body(analysis)
+    body = warnings_html(analysis.warnings)
+    body += _settings(config, command, analysis, analysis.wall_seconds, analysis.backend) + analysis_body(analysis)
     body += '<p class="note">Every game is a row of games.csv beside this page.</p>'
     path = out / "report.html"
     path.write_text(_page(title, body), encoding="utf-8")
@@ -454,7 +461,7 @@ def write_sweep(result: Sweep, out: Path, command: str) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     base = result.base
     info = game_class(base.game_id).info
-    parts = [_settings(base, command, None, result.wall_seconds, result.backend)]
+    parts = [warnings_html(result.warnings), _settings(base, command, None, result.wall_seconds, result.backend)]
     games = sum(len(a.rows) + len(a.trace_rows) for _, runs in result.knobs for _, a in runs)
     parts.append(
         f"<p>{games} games in {result.wall_seconds:.1f} s wall-clock (values shared by knobs counted once each).</p>"

@@ -128,6 +128,11 @@ def tournament_command(
     workers = workers or os.cpu_count() or 1
     if workers < 1:
         raise click.BadParameter("use at least one worker", param_hint="--workers")
+    from henge.agents.blind import blind_spots
+    from henge.analysis.command import echo_warnings
+
+    warnings = blind_spots(game_id, config.agents, options)
+    echo_warnings(warnings)
     console = _console()
     console.width = max(console.width, 120)  # the table's columns do not wrap
     cycle = len(tournament.lineups(config.agents, config.players))
@@ -139,7 +144,7 @@ def tournament_command(
     with progress_bar(console) as progress:
         bar = progress.add_task(f"{game_id}, {config.players} players", total=games)
         results = tournament.run(config, workers=workers, on_game=lambda _: progress.advance(bar))
-    data = tournament.report(config, results, workers=workers)
+    data = tournament.report(config, results, workers=workers) | {"warnings": warnings}
     console.print(tournament.table(data))
     if out_path is not None:
         out_path.write_text(json.dumps(data, indent=1))
@@ -195,6 +200,10 @@ def _tournament_until_decided(
     path = out_path if out_path is not None else tournament.default_match_path(config)
     if path.exists() and not resume:
         raise click.UsageError(f"{path} already exists: add --resume to continue its match, or choose another --out")
+    from henge.agents.blind import blind_spots
+    from henge.analysis.command import echo_warnings
+
+    echo_warnings(blind_spots(game_id, (config.focal, *config.opponents), options))
     per_block = len(tournament.match_lineups(config))
     console = _console()
     level = f"{100 - 100 * alpha:.12g}%"

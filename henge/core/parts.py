@@ -5,8 +5,8 @@ A :class:`~henge.core.GamePlugin` names each part of its game by module (``bot="
 function (``narrator="narrate:narrate"``); only the rules are required. A part is imported when a
 layer first asks for it (``GamePlugin.load_bot`` ...) and checked then against its interface here:
 every required member present, callable, and taking the number of positional parameters the
-interface gives (:func:`mismatch`). Optional members (``settled``, ``belief``, ``SEARCH`` ...) are
-checked only where a part has them.
+interface gives (:func:`mismatch`). Optional members (``settled``, ``belief``, ``SEARCH``, ``GAMES``,
+``OPTIONS`` ...) are checked only where a part has them.
 
 ==============  ==================  ============================================================
 plugin field    interface           what it is
@@ -56,6 +56,24 @@ class PlayerPart(Protocol):
         ...
 
 
+class WrittenFor(Protocol):
+    """What a hand-written part (a rule-based player, a search's evaluation) was written for, where it says.
+
+    A part carries its own reading of the rules; a rule it was not written for leaves it playing as
+    before. ``henge analyze``, ``henge sweep`` and ``henge tournament`` read these to warn when a run
+    changes an option a part does not understand or plays a game it was not written for."""
+
+    GAMES: tuple[str, ...]
+    """The ids of the games whose rules it was written for."""
+    OPTIONS: tuple[str, ...]
+    """The options of those games it understands: it reads them, or plays their effect correctly.
+    Every option it leaves out is one it plays as if at its standard value."""
+
+
+class PlayerExtras(WrittenFor, Protocol):
+    """The optional members of a rule-based player, checked where it has them."""
+
+
 class SearchPart(Protocol):
     """What a search knows of the game (``search``): a position evaluation.
 
@@ -67,8 +85,8 @@ class SearchPart(Protocol):
         ...
 
 
-class SearchExtras(Protocol):
-    """The optional members of a search part, checked where it has them."""
+class SearchExtras(WrittenFor, Protocol):
+    """The optional members of a search part, checked where it has them (``GAMES`` and ``OPTIONS`` too)."""
 
     SEARCH: Mapping[str, Any]
     """Settings of ``ismcts`` that suit the game (its budget, its rollouts), over the search's defaults."""
@@ -171,7 +189,7 @@ class Part:
 
 
 PARTS: dict[str, Part] = {
-    "bot": Part(PlayerPart),
+    "bot": Part(PlayerPart, PlayerExtras),
     "search": Part(SearchPart, SearchExtras),
     "encoder": Part(EncoderPart, EncoderExtras),
     "narrator": Part(NarratorPart, function=True),
@@ -230,18 +248,42 @@ _VARARGS = 0x04
 """The code flag of a function taking ``*args`` (``inspect.CO_VARARGS``)."""
 
 
+def _own(interface: type) -> list[type]:
+    """Returns the interface and the interfaces of this module it extends, the furthest first."""
+    return [c for c in reversed(interface.__mro__) if c.__module__ == __name__]
+
+
 def _members(interface: type) -> dict[str, _Parameters | None]:
     """Returns the interface's members: what a method takes (``self`` left out), None for a value."""
-    members: dict[str, _Parameters | None] = dict.fromkeys(vars(interface).get("__annotations__", {}))
-    for name, value in vars(interface).items():
-        if isinstance(value, FunctionType) and (name == "__call__" or not name.startswith("_")):
-            members[name] = _Parameters.of(MethodType(value, interface))
+    members: dict[str, _Parameters | None] = {}
+    for cls in _own(interface):
+        members.update(dict.fromkeys(vars(cls).get("__annotations__", {})))
+        for name, value in vars(cls).items():
+            if isinstance(value, FunctionType) and (name == "__call__" or not name.startswith("_")):
+                members[name] = _Parameters.of(MethodType(value, interface))
     return members
 
 
-def _member_problem(name: str, wanted: _Parameters | None, found: Any) -> str | None:
+def _value_kind(interface: type, name: str) -> str:
+    """Returns how a value member is written: its annotation's text (``Mapping[str, Any]``)."""
+    for cls in _own(interface):
+        annotation = vars(cls).get("__annotations__", {}).get(name)
+        if annotation is not None:
+            return str(annotation)
+    return ""
+
+
+def _value_problem(name: str, kind: str, found: Any) -> str | None:
+    if kind.startswith("tuple[str"):
+        if isinstance(found, tuple) and all(isinstance(item, str) for item in found):
+            return None
+        return f"has {name} of type {type(found).__name__}, not a tuple of names"
+    return None if isinstance(found, Mapping) else f"has {name} of type {type(found).__name__}, not a mapping"
+
+
+def _member_problem(name: str, wanted: _Parameters | None, found: Any, interface: type | None = None) -> str | None:
     if wanted is None:
-        return None if isinstance(found, Mapping) else f"has {name} of type {type(found).__name__}, not a mapping"
+        return _value_problem(name, "" if interface is None else _value_kind(interface, name), found)
     if not callable(found):
         return f"has {name} of type {type(found).__name__}, not a function {wanted.shown(name)}"
     takes = _Parameters.of(found)
@@ -263,7 +305,7 @@ def mismatch(part: str, found: Any, name: str | None = None) -> str | None:
     for member, wanted in _members(kind.interface).items():
         if not hasattr(found, member):
             return f"has no {member}" if wanted is None else f"has no {wanted.shown(member)}"
-        problem = _member_problem(member, wanted, getattr(found, member))
+        problem = _member_problem(member, wanted, getattr(found, member), kind.interface)
         if problem is not None:
             return problem
     return None if kind.extras is None else extras_mismatch(part, found)
@@ -276,7 +318,7 @@ def extras_mismatch(part: str, found: Any) -> str | None:
         return None
     for member, wanted in _members(extras).items():
         if hasattr(found, member):
-            problem = _member_problem(member, wanted, getattr(found, member))
+            problem = _member_problem(member, wanted, getattr(found, member), extras)
             if problem is not None:
                 return problem
     return None

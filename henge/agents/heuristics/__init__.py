@@ -26,6 +26,11 @@ A game's descriptor names its parts (:mod:`henge.core.parts`, checked when first
 
   A game that names no ``search`` module may keep these in its bot module.
 
+Both parts are written by hand, so each may say what it was written for: ``GAMES``, the ids of the
+games whose rules it knows, and ``OPTIONS``, the options it understands (it reads them, or plays their
+effect correctly). A :class:`Knowledge` carries them as :class:`WrittenFor`; :mod:`henge.agents.blind`
+warns from them when a run changes a rule a part does not know.
+
 A search reads all of it as one :class:`Knowledge`, resolved once per game (:func:`knowledge`).
 Bot and search modules never import their game's rules: they know the rules as a player does
 and read states through the public State API alone (import contracts in pyproject.toml say so).
@@ -48,6 +53,18 @@ Belief = Callable[[State], float]
 BeliefMaker = Callable[[dict[str, Any]], Belief | None]
 
 
+@dataclass(frozen=True)
+class WrittenFor:
+    """What one hand-written part says it was written for (its ``GAMES`` and ``OPTIONS``; None: it does not say)."""
+
+    part: str
+    """``bot`` (the rule-based player) or ``search`` (the position evaluation)."""
+    module: str
+    """The module it is, e.g. ``henge.games.stonerush.bot``."""
+    games: tuple[str, ...] | None
+    options: tuple[str, ...] | None
+
+
 @dataclass(frozen=True, eq=False)
 class Knowledge:
     """What a search knows of one game, read once from its plugin's parts (see the module)."""
@@ -64,6 +81,10 @@ class Knowledge:
     """The game's own search settings (``SEARCH``), over the search's defaults."""
     openspiel_seconds: Mapping[int, float] = field(default_factory=lambda: MappingProxyType({}))
     """Processor seconds per decision of ``ismcts`` by player count (``OPENSPIEL_SECONDS``); empty: unknown."""
+    guide_written_for: WrittenFor | None = None
+    """What the rule-based player says it was written for; None for a game without one."""
+    evaluate_written_for: WrittenFor | None = None
+    """What the part holding the evaluation says it was written for; None for a game without an evaluation."""
 
 
 NOTHING = Knowledge()
@@ -99,6 +120,24 @@ def _knowledge(descriptor: GamePlugin) -> Knowledge:
         belief=getattr(search, "belief", None),
         settings=MappingProxyType(dict(getattr(search, "SEARCH", {}))),
         openspiel_seconds=MappingProxyType(dict(getattr(search, "OPENSPIEL_SECONDS", {}))),
+        guide_written_for=None if bot is None else _written_for("bot", bot, "choose"),
+        evaluate_written_for=(
+            None
+            if getattr(search, "evaluate", None) is None
+            else _written_for("search" if search is not bot else "bot", search, "evaluate")
+        ),
+    )
+
+
+def _written_for(part: str, module: Any, function: str) -> WrittenFor:
+    games = getattr(module, "GAMES", None)
+    options = getattr(module, "OPTIONS", None)
+    where = getattr(getattr(module, function, None), "__module__", None)  # a part may re-export another's
+    return WrittenFor(
+        part=part,
+        module=where if isinstance(where, str) else getattr(module, "__name__", repr(module)),
+        games=None if games is None else tuple(games),
+        options=None if options is None else tuple(options),
     )
 
 

@@ -33,6 +33,11 @@ from henge.games.druid_olympics import board
 from henge.games.druid_olympics.board import ENDS, NEED_ALL, PATHS, PIECES, SPACES, TARGETS
 from henge.games.druid_olympics.search import MEAN_CARD, POINTS_PER_MOVE, moves_left, odds, path_ahead, points_ahead
 
+GAMES = ("druid_olympics",)
+"""The games whose rules this player was written for."""
+OPTIONS: tuple[str, ...] = ("horseshoe_sum",)
+"""The options it understands: the horseshoe's card sum is read from the observation (``horseshoe_sum``)."""
+
 cython.declare(BLUESTONE=cython.int, COLOURED=cython.int, EMPTY=cython.int, HORSESHOE=cython.int)
 cython.declare(INNER=cython.int, NUMBERED=cython.int, TRILITHON=cython.int, _TRI_CARD=cython.int)
 BLUESTONE, COLOURED, EMPTY = board.BLUESTONE, board.COLOURED, board.EMPTY

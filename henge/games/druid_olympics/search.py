@@ -18,6 +18,11 @@ from henge.core import State
 from henge.games.druid_olympics import board
 from henge.games.druid_olympics.board import ALTAR, EMPTY, HORSESHOE, NUMBERED, SPACES, TRILITHON
 
+GAMES = ("druid_olympics",)
+"""The games whose rules this evaluation was written for."""
+OPTIONS: tuple[str, ...] = ("horseshoe_sum",)
+"""The options the evaluation understands: the horseshoe's card sum is read from the game's settings."""
+
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: a turn's worth of a move is seen only after the rivals' replies, so each
 iteration lets every seat play six decisions as the rule-based player would before the evaluation;

@@ -38,6 +38,11 @@ from henge import box
 from henge.core import Decision
 from henge.games.fightin.search import EVENTS, GONAGAL_KEPT, Reckoning, card_colour, card_number
 
+GAMES = ("fightin",)
+"""The games whose rules this player was written for."""
+OPTIONS: tuple[str, ...] = ("rounds",)
+"""The options it understands: the last round (``rounds``) is read from the observation's ``round_cap``."""
+
 _COLOURS = box.PLAYER_COLOURS
 _NOUNS = ("fighter", "drinker", "thief")
 _KEEP = 0.02

@@ -23,6 +23,11 @@ import cython
 from henge import box
 from henge.core import State
 
+GAMES = ("fightin",)
+"""The games whose rules this evaluation was written for."""
+OPTIONS: tuple[str, ...] = ("rounds",)
+"""The options the evaluation understands: the last round (``rounds``) is read from ``round_cap``."""
+
 WHITE, BLUE, GREEN, YELLOW, RED = range(5)
 OPENSPIEL_SECONDS = {2: 0.140}
 """Processor seconds per decision with a choice of ``ismcts`` at its default settings, by player count:

@@ -16,6 +16,11 @@ import cython
 from henge import box
 from henge.core import Decision
 
+GAMES = ("first_druid",)
+"""The games whose rules this player was written for."""
+OPTIONS: tuple[str, ...] = ("colours", "hand_limit")
+"""The options it understands: the seats' colours and the hand limit are read from the observation."""
+
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 _NUMBER = box.CARD_NUMBER
 _IS_DAY = box.CARD_IS_DAY

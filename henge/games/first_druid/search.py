@@ -8,6 +8,12 @@ import math
 from henge import box
 from henge.core import State
 
+GAMES = ("first_druid",)
+"""The games whose rules this evaluation was written for."""
+OPTIONS: tuple[str, ...] = ("colours", "hand_limit")
+"""The options the evaluation understands: it reads scores, druids and hand sizes, whatever the seats'
+colours; a hand limit shows in the hand sizes."""
+
 SEARCH = {"iterations": 100, "rollout_depth": 6, "guided_rollout": True}
 """ismcts here: six decisions played as this player would before the evaluation (a
 selection pays off only once the rivals have picked), 100 iterations, and the usual 40

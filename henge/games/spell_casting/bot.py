@@ -44,6 +44,12 @@ from henge.games.spell_casting.search import ALIGNED, RING_WORTH, cells, stone, 
 if cython.compiled:  # the list insertion list.insert makes, called in C
     from cython.cimports.cpython.list import PyList_Insert
 
+GAMES = ("spell_casting",)
+"""The games whose rules this player was written for."""
+OPTIONS: tuple[str, ...] = ()
+"""The options it understands: none. It never reads how many components cast the spell (``variant``,
+``components``): it weighs every component on the board alike, as for the standard four."""
+
 _RINGS = ("outer", "coloured", "middle")
 _CUPS = ("in1", "in2", "in3", "out1", "out2", "out3")
 _INNER = cython.declare(cython.int, 90)

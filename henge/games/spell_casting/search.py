@@ -16,6 +16,11 @@ from typing import Any
 from henge.core import State
 from henge.games.spell_casting.board import INNER_BASE
 
+GAMES = ("spell_casting",)
+"""The games whose rules this evaluation was written for."""
+OPTIONS: tuple[str, ...] = ("variant", "components")
+"""The options the evaluation understands: it reads how many components cast the spell (``target``)."""
+
 SEARCH = {"iterations": 50, "rollout_depth": 3, "guided_rollout": True}
 """ismcts here: three decisions played as the rule-based player would before the evaluation, and 50
 iterations, since that player is the slowest of all (it scores every push of a displacement

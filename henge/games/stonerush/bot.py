@@ -24,6 +24,13 @@ if cython.compiled:  # the C library's exp, which math.exp calls: the same value
 else:
     from math import exp
 
+GAMES = ("stonerush",)
+"""The games whose rules this player was written for."""
+OPTIONS: tuple[str, ...] = ("variant", "track")
+"""The options it understands: the track's end (19 in the ``variant`` bluestones, the designer's ``track``) is
+read from the observation. Not ``hand``: a discard keeps at most two cards (``_KEEP``), a rule of thumb
+for the standard hand of four."""
+
 _COLOURS = box.PLAYER_COLOURS
 _COLOUR = cython.declare(tuple, box.CARD_COLOUR)
 _IS_DAY = cython.declare(tuple, box.CARD_IS_DAY)

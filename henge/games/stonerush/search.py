@@ -25,6 +25,11 @@ the budget that gives OpenSpiel's ISMCTS equal time (``openspiel-ismcts``). Made
 ``python -m henge.bench_openspiel --bots ismcts --decisions 200 --games 4 --players N``, over about 200
 decisions each; measure again when the search or its settings here change."""
 
+GAMES = ("stonerush",)
+"""The games whose rules this evaluation was written for."""
+OPTIONS: tuple[str, ...] = ("variant", "track", "hand")
+"""The options the evaluation understands: it reads the track's end and the hand size from the state."""
+
 _COLOURS = box.PLAYER_COLOURS
 _CARD = {text: card for card, text in enumerate(box.CARD_TEXT)}
 if cython.compiled:  # the C library's exp and sqrt, which math.exp and math.sqrt call: the same values
