@@ -113,6 +113,13 @@ def test_a_warning_names_the_bot_the_part_the_option_and_what_to_use() -> None:
     both = blind_spots("spell_casting", ["heuristic", "ismcts"], {"variant": "short"}, swept=["components"])
     assert len(both) == 2 and all("options variant, components" in w for w in both)
     assert [w.split(":")[0] for w in both] == ["heuristic", "ismcts"]
+    # A level leans on what its bot for the game leans on, and the warning names the level.
+    levels = blind_spots("stonerush", ["beginner", "casual", "strong"], {"hand": 5})
+    assert [w.split(":")[0] for w in levels] == [
+        "beginner (a level, played by heuristic)",
+        "casual (a level, played by heuristic)",
+        "strong (a level, played by ismcts)",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from henge.agents import heuristics
+from henge.agents.levels import level, level_names
 from henge.core import game_class
 
 RULES_ONLY = "rules-search"
@@ -61,17 +62,20 @@ def blind_spots(
     warnings: list[str] = []
     seen: set[str] = set()
     for spec in agents:
-        name = spec.split(":")[0]
-        if name in seen or name not in _LEANS_ON:
+        name = shown = spec.split(":")[0]
+        if name in level_names():  # a level leans on what its bot for this game leans on
+            name = level(shown).spec_for(game_id).split(":")[0]
+            shown = f"{shown} (a level, played by {name})"
+        if shown in seen or name not in _LEANS_ON:
             continue
-        seen.add(name)
+        seen.add(shown)
         for field, what in _LEANS_ON[name]:
             written = known.guide_written_for if field == "guide" else known.evaluate_written_for
             problem = None if written is None else _blind(written, game_id, changed)
             if written is not None and problem is not None:
                 so = "" if problem.startswith("was") else ", so plays as under the standard rule"
                 warnings.append(
-                    f"{name}: {what} ({written.module}) {problem}{so}; use {RULES_ONLY}, which reads only the rules"
+                    f"{shown}: {what} ({written.module}) {problem}{so}; use {RULES_ONLY}, which reads only the rules"
                 )
     return warnings
 
