@@ -8,7 +8,10 @@ weighed per determinization, ``worlds`` the determinizations per decision,
 ``reuse`` 1 or 0, ``guide`` the bias towards the rule-based player's choice,
 ``finish`` the decisions it may take to finish a turn, ``hrollout`` 1 for
 rollouts played by the rule-based player, ``settle`` the decisions a rollout may go on for to a
-position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`). ``mcts-cheat`` and
+position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`).
+``rules-search:iterations=1000:depth=8`` searches with nothing but the rules and their reading of
+progress (settings ``iterations``, ``seconds``, ``c``, ``depth``, ``worlds``, ``mast``, ``reuse``; see
+:mod:`henge.agents.rules_search`). ``mcts-cheat`` and
 ``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
 OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
 them only when asked with ``evaluation=True``. A bot that lives outside this package is named by a
@@ -30,12 +33,14 @@ from henge.agents.heuristic import HeuristicAgent
 from henge.agents.ismcts import ISMCTSAgent
 from henge.agents.mcts_cheat import CheatingMCTSAgent
 from henge.agents.random_agent import RandomAgent
+from henge.agents.rules_search import RulesSearchAgent
 from henge.core import Decision, canonical_state, make_decision
 
 _AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "ismcts": ISMCTSAgent,
+    "rules-search": RulesSearchAgent,
 }
 
 
@@ -73,8 +78,18 @@ _SEARCH_SETTINGS = {
     "settle": "settle",
 }
 _OPENSPIEL_SETTINGS = {"simulations": "simulations", "seconds": "seconds", "c": "exploration", "rollouts": "rollouts"}
+_RULES_SEARCH_SETTINGS = {
+    "iterations": "iterations",
+    "seconds": "seconds",
+    "c": "exploration",
+    "depth": "depth",
+    "worlds": "worlds",
+    "mast": "mast",
+    "reuse": "reuse",
+}
 _SETTINGS: dict[str, dict[str, str]] = {
     "ismcts": _SEARCH_SETTINGS,
+    "rules-search": _RULES_SEARCH_SETTINGS,
     "mcts-cheat": _SEARCH_SETTINGS,
     "openspiel-ismcts": _OPENSPIEL_SETTINGS,
 }
@@ -165,6 +180,7 @@ __all__ = [
     "HeuristicAgent",
     "ISMCTSAgent",
     "RandomAgent",
+    "RulesSearchAgent",
     "agent_names",
     "canonical_state",
     "check_agent",

@@ -24,13 +24,17 @@ from henge.core import engine_path
 @click.option(
     "--repeats", "-r", type=int, default=5, show_default=True, help="Runs per game; figures are their medians."
 )
-@click.option("--bots", is_flag=True, help="Time the bots' decisions instead (ismcts and heuristic, default settings).")
+@click.option(
+    "--bots",
+    is_flag=True,
+    help="Time the bots' decisions instead (ismcts, rules-search and heuristic, default settings).",
+)
 @click.option(
     "--decisions",
     "-d",
     type=int,
     default=None,
-    help="With --bots: timed decisions per game and bot [default: 300 for ismcts, 3000 for heuristic].",
+    help="With --bots: timed decisions per game and bot [default: 300 for a search bot, 3000 for heuristic].",
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="With --bots: the first game seed.")
 @click.option(
