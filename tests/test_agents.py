@@ -616,3 +616,12 @@ def test_bench_bots_times_the_bots_decisions_and_reports_them():
         ("stonerush", "rules-search", 3),
         ("stonerush", "heuristic", 3),
     ]
+    result = CliRunner().invoke(
+        main, ["bench", "--bots", "fightin", "--bot", "rules-search", "--decisions", "2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert [(r["game"], r["agent"], r["decisions"]) for r in json.loads(result.output)] == [
+        ("fightin", "rules-search", 2)
+    ]
+    result = CliRunner().invoke(main, ["bench", "--bots", "fightin", "--bot", "genius"])
+    assert result.exit_code != 0 and "bots timed: ismcts, rules-search, heuristic; not 'genius'" in result.output

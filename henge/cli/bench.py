@@ -38,6 +38,12 @@ from henge.core import engine_path
 )
 @click.option("--seed", type=int, default=1, show_default=True, help="With --bots: the first game seed.")
 @click.option(
+    "--bot",
+    "only_bots",
+    multiple=True,
+    help="With --bots: time this bot only (repeatable; a name from the list above, default settings).",
+)
+@click.option(
     "--against-openspiel",
     is_flag=True,
     help="Race each game against OpenSpiel's C++ hearts in one loop, alternating (--seconds each, 4 x --repeats "
@@ -70,6 +76,7 @@ def bench_command(
     bots: bool,
     decisions: int | None,
     seed: int,
+    only_bots: tuple[str, ...],
     against_openspiel: bool,
     playouts: bool,
     environments: bool,
@@ -106,10 +113,14 @@ def bench_command(
             _console().print(environments_table(figures))
         return
     if bots:
+        for name in only_bots:
+            if name not in BOT_AGENTS:
+                raise click.BadParameter(f"bots timed: {', '.join(BOT_AGENTS)}; not {name!r}", param_hint="--bot")
         results = [
             bench_bots(game_id, agent, seconds=seconds, decisions=decisions, seed=seed)
             for game_id in ids
             for agent in BOT_AGENTS
+            if not only_bots or agent in only_bots
         ]
         if as_json:
             click.echo(json.dumps(results, indent=1))
