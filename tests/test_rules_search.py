@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import config_id, knob_configs
 
 import henge
 from henge import box
@@ -172,6 +173,39 @@ def test_rules_search_plays_only_legal_actions_over_a_whole_game(game_id):
             searched += 1
         state.apply_action(action)
     assert searched > 0
+
+
+def _extreme_knobs() -> list[tuple[str, int, dict[str, object]]]:
+    """Each designer option at its last value (at the most players), one config per option."""
+    last: dict[tuple[str, str], tuple[str, int, dict[str, object]]] = {}
+    for game_id, players, options in knob_configs():
+        (name,) = options
+        last[game_id, name] = (game_id, players, options)
+    return list(last.values())
+
+
+@pytest.mark.parametrize("config", _extreme_knobs(), ids=config_id)
+def test_rules_search_plays_any_designer_option(config):
+    """A designer option changes the rules and the progress reading with them (a shorter track, fewer
+    components for the spell): the search reads both through the State API."""
+    game_id, players, options = config
+    state = henge.load(game_id, players, **options).new_initial_state()
+    bots = [make_agent(TINY) for _ in range(players)]
+    rng = random.Random(1)
+    decided = 0
+    while state.current_player() != TERMINAL and decided < 40:
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply_action(sample_chance(state, rng))
+            continue
+        decision = make_decision(state, seat, random.Random(decided), samples=True)
+        action = bots[seat].choose(decision)
+        assert action in decision.legal_actions
+        state.apply_action(action)
+        progress = state.progress()
+        assert progress is not None and all(0.0 <= v <= 1.0 for v in progress)
+        decided += 1
+    assert decided == 40 or state.is_terminal()
 
 
 def _decisions(game_id: str, players: int, seed: int, count: int) -> list[State]:
