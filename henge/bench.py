@@ -8,7 +8,7 @@ default settings, 50 iterations a decision) from decisions sampled from them.
 
 ``bench_bots`` times the decisions of the bots as they play (``henge bench
 --bots``): the median, 90th and 99th percentile and longest decision of
-``ismcts`` and ``heuristic``, each game at its largest player count.
+``ismcts``, ``rules-search`` and ``heuristic``, each game at its largest player count.
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def table(results: list[dict[str, Any]]) -> Table:
 
 # -- the bots' decisions --------------------------------------------------------------------
 
-BOT_AGENTS = (*level_names(), "ismcts")
+BOT_AGENTS = (*level_names(), "rules-search")
 """The levels and bots ``bench_bots`` times by default, each with its own settings."""
 _SEARCH_DECISIONS = 300
 _DECISIONS = 3000

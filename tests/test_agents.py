@@ -48,10 +48,12 @@ from henge.tournament import (
 GAMES = henge.list_games()
 FAST_ISMCTS = "ismcts:iterations=8:depth=1:finish=2:hrollout=1"
 """A search small enough for whole games in tests, with every part of it at work."""
+FAST_RULES_SEARCH = "rules-search:iterations=8:depth=2:worlds=3"
+"""The rules-only search, as small (it plays every game, the plugin game without a progress reading too)."""
 
 
 def _bots(game_id: str) -> list[str]:
-    bots = ["random", FAST_ISMCTS]
+    bots = ["random", FAST_ISMCTS, FAST_RULES_SEARCH]
     if heuristics.has_heuristic(game_id):
         bots[1:1] = ["heuristic", "beginner"]
     return bots
@@ -151,7 +153,7 @@ def test_mcts_cheat_plays_whole_games_with_the_real_state():
 
 
 def test_only_fair_bots_are_offered_as_opponents():
-    assert agent_names() == ["random", "heuristic", "ismcts"]
+    assert agent_names() == ["random", "heuristic", "ismcts", "rules-search"]
     assert "mcts-cheat" not in agent_names()
     with pytest.raises(ValueError, match="only in evaluations"):
         make_agent("mcts-cheat")
@@ -618,7 +620,7 @@ def test_bench_bots_times_the_bots_decisions_and_reports_them():
         ("stonerush", "beginner", 3),
         ("stonerush", "casual", 3),
         ("stonerush", "strong", 3),
-        ("stonerush", "ismcts", 3),
+        ("stonerush", "rules-search", 3),
     ]
     chosen = ["bench", "--bots", "fightin", "--agents", "heuristic,beginner", "--decisions", "2", "--json"]
     result = CliRunner().invoke(main, chosen)

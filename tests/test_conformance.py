@@ -12,7 +12,7 @@ import pickle
 import random
 
 import pytest
-from conftest import config_id, game_configs, knob_configs
+from conftest import config_id, game_configs, knob_configs, shipped_games
 
 import henge
 from henge.core import CHANCE, PARTS, TERMINAL, GamePlugin, IllegalActionError, State, StateFormatError, plugin
@@ -139,6 +139,32 @@ def _check_returns(game: henge.Game, final: State) -> None:
     assert all(info.min_utility <= r <= info.max_utility for r in returns)
     if info.utility_sum is not None:
         assert abs(sum(returns) - info.utility_sum) < 1e-9
+
+
+@pytest.mark.parametrize("game_id", henge.list_games())
+def test_progress_is_none_or_each_seats_standing_in_0_1(game_id):
+    """The rules' reading of progress (State.progress): None, or one float in [0, 1] per seat, at every
+    node; once over, the returns scaled to [0, 1]. Games that define it are checked moving the right
+    way in tests/test_rules_search.py."""
+    game = henge.load(game_id, henge.game_class(game_id).info.max_players)
+    info = game.info
+    n = game.num_players
+    read = []
+
+    def visit(state: State, steps: int, rng: random.Random) -> None:
+        progress = state.progress()
+        read.append(progress is not None)
+        if progress is not None:
+            assert isinstance(progress, list) and len(progress) == n, progress
+            assert all(isinstance(v, float) and 0.0 <= v <= 1.0 for v in progress), progress
+
+    for seed in range(2):
+        final = _walk(game, seed, visit)
+        progress = final.progress()
+        if progress is not None:
+            span = info.max_utility - info.min_utility
+            assert progress == [(r - info.min_utility) / span for r in final.returns()]
+    assert any(read) == (game_id in shipped_games()), "every game henge ships reads its progress"
 
 
 @pytest.mark.parametrize("config", KNOB_CONFIGS, ids=config_id)

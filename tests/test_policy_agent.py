@@ -259,7 +259,7 @@ def test_a_missing_or_foreign_file_is_refused(tmp_path):
     np.save(tmp_path / "one.npy", np.zeros(3))
     with pytest.raises(ValueError, match=r"is a single numpy array, not a .npz file"):
         make_agent(f"policy:{tmp_path / 'one.npy'}")
-    with pytest.raises(ValueError, match=r"bots: random, heuristic, ismcts, policy:FILE.npz"):
+    with pytest.raises(ValueError, match=r"bots: random, heuristic, ismcts, rules-search, policy:FILE.npz"):
         make_agent("policies")
 
 

@@ -10,7 +10,10 @@ weighed per determinization, ``worlds`` the determinizations per decision,
 ``finish`` the decisions it may take to finish a turn, ``hrollout`` 1 for
 rollouts played by the rule-based player, ``settle`` the decisions a rollout may go on for to a
 position the game's evaluation compares fairly, 0 for none; see :mod:`henge.agents.ismcts`;
-``heuristic:err=0.3`` plays a random legal action at that chance of each decision). ``mcts-cheat`` and
+``heuristic:err=0.3`` plays a random legal action at that chance of each decision).
+``rules-search:iterations=1000:depth=8`` searches with nothing but the rules and their reading of
+progress (settings ``iterations``, ``seconds``, ``c``, ``depth``, ``worlds``, ``mast``, ``reuse``; see
+:mod:`henge.agents.rules_search`). ``mcts-cheat`` and
 ``openspiel-ismcts`` (OpenSpiel's ISMCTS, :mod:`henge.adapters.openspiel_bot`, which needs the optional
 OpenSpiel package) are for evaluation only: they are not offered as opponents and ``make_agent`` makes
 them only when asked with ``evaluation=True``. A bot that lives outside this package is named by a
@@ -30,15 +33,17 @@ from henge.agents import heuristics
 from henge.agents.base import Agent, CheatingAgent, is_cheating
 from henge.agents.heuristic import HeuristicAgent
 from henge.agents.ismcts import ISMCTSAgent
-from henge.agents.levels import LEVELS, Level, LevelAgent, level, level_names
+from henge.agents.levels import LEVELS, RULES_ONLY, Level, LevelAgent, level, level_names
 from henge.agents.mcts_cheat import CheatingMCTSAgent
 from henge.agents.random_agent import RandomAgent
+from henge.agents.rules_search import RulesSearchAgent
 from henge.core import Decision, canonical_state, make_decision
 
 _AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "ismcts": ISMCTSAgent,
+    "rules-search": RulesSearchAgent,
 }
 
 
@@ -76,17 +81,24 @@ _SEARCH_SETTINGS = {
     "settle": "settle",
 }
 _OPENSPIEL_SETTINGS = {"simulations": "simulations", "seconds": "seconds", "c": "exploration", "rollouts": "rollouts"}
+_RULES_SEARCH_SETTINGS = {
+    "iterations": "iterations",
+    "seconds": "seconds",
+    "c": "exploration",
+    "depth": "depth",
+    "worlds": "worlds",
+    "mast": "mast",
+    "reuse": "reuse",
+}
 _SETTINGS: dict[str, dict[str, str]] = {
     "heuristic": {"err": "err"},
     "ismcts": _SEARCH_SETTINGS,
+    "rules-search": _RULES_SEARCH_SETTINGS,
     "mcts-cheat": _SEARCH_SETTINGS,
     "openspiel-ismcts": _OPENSPIEL_SETTINGS,
 }
 _WHOLE_NUMBERS = ("iterations", "depth", "tries", "worlds", "finish", "settle", "simulations", "rollouts")
 
-
-RULES_ONLY = "ismcts"
-"""The bot that plays any game from its rules alone, offered where a game has no levels."""
 
 POLICY = "policy"
 """The name of the bot that plays a trained network: ``policy:PATH.npz``."""
@@ -106,11 +118,6 @@ def first_opponent(game_id: str) -> str:
 def levels_for(game_id: str) -> list[str]:
     """Returns the levels that play ``game_id``, weakest first (none for a game without a rule-based player)."""
     return level_names() if heuristics.has_heuristic(game_id) else []
-
-
-def opponent_names() -> list[str]:
-    """Returns every name a seat's bot may be given at a table: the levels, weakest first, then the bots."""
-    return [*level_names(), *agent_names()]
 
 
 def _setting(name: str, key: str, text: str) -> Any:
@@ -195,6 +202,7 @@ def check_agent(
 
 __all__ = [
     "LEVELS",
+    "RULES_ONLY",
     "Agent",
     "CheatingAgent",
     "CheatingMCTSAgent",
@@ -204,6 +212,7 @@ __all__ = [
     "Level",
     "LevelAgent",
     "RandomAgent",
+    "RulesSearchAgent",
     "agent_names",
     "canonical_state",
     "check_agent",
@@ -214,5 +223,4 @@ __all__ = [
     "levels_for",
     "make_agent",
     "make_decision",
-    "opponent_names",
 ]

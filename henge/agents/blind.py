@@ -16,11 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from henge.agents import heuristics
-from henge.agents.levels import level, level_names
+from henge.agents.levels import RULES_ONLY, level, level_names
 from henge.core import game_class
-
-RULES_ONLY = "rules-search"
-"""The bot to use instead: a search that reads only the game's rules (the State API), never a hand-written part."""
 
 _LEANS_ON: dict[str, tuple[tuple[str, str], ...]] = {
     "heuristic": (("guide", "the rule-based player"),),

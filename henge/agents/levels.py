@@ -16,6 +16,10 @@ from typing import Any
 
 from henge.core import Decision
 
+RULES_ONLY = "rules-search"
+"""The bot that plays any game from its rules alone (nothing hand-written): offered where a game has no
+levels, and suggested where a hand-written player does not know a run's rules."""
+
 
 @dataclass(frozen=True)
 class Level:

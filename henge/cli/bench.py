@@ -34,7 +34,7 @@ from henge.core import engine_path
     "--agents",
     "agent_specs",
     default=None,
-    help="With --bots: a comma list of levels and bots to time [default: the levels, then ismcts].",
+    help="With --bots: a comma list of levels and bots to time [default: the levels, then rules-search].",
 )
 @click.option(
     "--decisions",

@@ -86,7 +86,7 @@ from henge.core.registry import (
     plugin,
     reload_games,
 )
-from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State
+from henge.core.state import CHANCE, JSON_FORMAT, TERMINAL, Game, State, scaled_returns
 from henge.core.steps import Step, Turn, latest_turns, open_turn, steps_of, turns
 from henge.core.trail import TRAIL_BLOCK, Trail, Trailed, freeze_trail, trail_entries
 
@@ -169,6 +169,7 @@ __all__ = [
     "replayed_record",
     "rule_chooser",
     "sample_chance",
+    "scaled_returns",
     "seat_name",
     "seat_tensor",
     "shared_win",

@@ -253,6 +253,18 @@ class State:
         A game whose results are not a shared win overrides this."""
         return shared_win(self.game.num_players, self.winners if self.is_terminal() else ())
 
+    def progress(self) -> list[float] | None:
+        """Returns each seat's standing by the rules' own count, in [0, 1], higher better; or None.
+
+        A reading of progress that the rules define beside the rules, read from the full state:
+        facts of the position (each seat's score share, how far its piece has come of the way it
+        has to go), never advice on what to play. Once the game is over it gives the returns
+        scaled to [0, 1] (:func:`scaled_returns`). A search that knows nothing else of a game cuts
+        its playouts short and reads this there (``rules-search``, :mod:`henge.agents.rules_search`),
+        so its play follows any change to the rules. None (the default): the game defines no such
+        reading, and a search plays out to the end."""
+        return None
+
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` knows, as a JSON-serialisable dict (None: a spectator)."""
         raise NotImplementedError
@@ -534,6 +546,15 @@ def _listed(legal: Sequence[int], action: int) -> bool:
         else:
             high = middle
     return low < size and legal[low] == wanted
+
+
+def scaled_returns(state: State) -> list[float]:
+    """Returns ``state.returns()`` scaled from the game's utility range to [0, 1]: what a game's
+    :meth:`State.progress` gives once the game is over."""
+    info = state.game.info
+    low = info.min_utility
+    span = info.max_utility - low or 1.0
+    return [(r - low) / span for r in state.returns()]
 
 
 def _as_action(action: object) -> int:

@@ -48,6 +48,7 @@ from henge.core import (
     check,
     load_int,
     replayed_record,
+    scaled_returns,
     trail_entries,
 )
 from henge.core.state import State  # compiled: the extension type that rules.pxd derives from
@@ -671,6 +672,14 @@ class DruidOlympicsState(State):
         self.log = (self.log + (event,))[-_LOG:]
 
     # -- hidden information ----------------------------------------------------------
+
+    def progress(self) -> list[float] | None:
+        """Each seat's standing by the rules' count: how far its runner has come along the course
+        of the way to the altar stone (the count that also names the winners at the round cap);
+        once the game is over, the returns."""
+        if self.phase == OVER:
+            return scaled_returns(self)
+        return [p / ALTAR for p in self.pos]
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""

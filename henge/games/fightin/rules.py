@@ -30,7 +30,18 @@ from typing import Any
 import cython
 
 from henge import box
-from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, IllegalActionError, Option, Trail, trail_entries
+from henge.core import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    Option,
+    Trail,
+    scaled_returns,
+    trail_entries,
+)
 from henge.games.fightin import fields as state_fields
 from henge.games.fightin import observation
 
@@ -77,7 +88,7 @@ from henge.games.fightin.actions import (  # noqa: E402
 )
 from henge.games.fightin.choices import effect, options  # noqa: E402
 from henge.games.fightin.events import run  # noqa: E402
-from henge.games.fightin.position import Entry, _own  # noqa: E402
+from henge.games.fightin.position import Entry, _own, _points  # noqa: E402
 
 if not cython.compiled:  # compiled, rules.pxd cimports Position (the class it derives from)
     from henge.games.fightin.position import Position
@@ -280,6 +291,22 @@ class FightinState(Position):
         self.log = (self.log, text)
 
     # -- hidden information --------------------------------------------------------
+
+    def progress(self) -> list[float] | None:
+        """Each seat's standing by the rules' count: its share of the two scores as they stand
+        (F11: its awards in half awards less its best colour's, or the colour it dropped; equal
+        shares while both are 0); once the game is over, the returns."""
+        if self.phase == OVER:
+            return scaled_returns(self)
+        scores = []
+        for seat in (0, 1):
+            points = _points(self, seat)
+            dropped = self.dropped[seat]
+            scores.append(sum(points) - (points[dropped] if dropped >= 0 else max(points)))
+        total = scores[0] + scores[1]
+        if total <= 0:
+            return [0.5, 0.5]
+        return [scores[0] / total, scores[1] / total]
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) can see at the table (G3)."""

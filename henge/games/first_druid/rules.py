@@ -35,7 +35,7 @@ from typing import Any
 import cython
 
 from henge import box
-from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, freeze_trail
+from henge.core import CHANCE, TERMINAL, Event, Game, GameInfo, Option, freeze_trail, scaled_returns
 from henge.games.first_druid import fields as field_io
 from henge.games.first_druid import knowledge, observation, resample, scoring, trail
 from henge.games.first_druid.actions import (
@@ -332,6 +332,17 @@ class FirstDruidState(Position):
         new.winners = self.winners
         new.reason = self.reason
         return new
+
+    def progress(self) -> list[float] | None:
+        """Each seat's standing by the rules' count: its share of the scores now (FD7; equal shares
+        while every score is 0); once the game is over, the returns."""
+        if self.phase == OVER:
+            return scaled_returns(self)
+        scores = self.scores()
+        total = sum(scores)
+        if total <= 0:
+            return [1.0 / self.n] * self.n
+        return [max(0, s) / total for s in scores]
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) knows at the table (G3, G6, FD13, FD15)."""

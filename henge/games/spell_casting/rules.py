@@ -39,6 +39,7 @@ from henge.core import (
     check,
     load_cards,
     load_int,
+    scaled_returns,
 )
 from henge.core.state import State
 from henge.games.spell_casting import board as sb
@@ -577,6 +578,25 @@ class SpellCastingState(State):
         self.phase = _P_RETURN if self.held[self.player] else _P_TAKE
 
     # -- what a seat sees ------------------------------------------------------------
+
+    def progress(self) -> list[float] | None:
+        """Each seat's standing by the rules' count: the rings its components have come inward
+        (three from the outer ring to the inner), over the seat's ``target`` components furthest
+        in, of the ``3 * target`` the spell needs; once the game is over, the returns."""
+        if self.phase == _P_OVER:
+            return scaled_returns(self)
+        target = self.target
+        rings: list[list[int]] = [[3] * self.inner[s] for s in range(self.n)]
+        cells = self.cells
+        for c in range(_INNER):
+            seat = cells[c]
+            if seat >= 0:
+                rings[seat].append(c // 30)
+        out = []
+        for own in rings:
+            own.sort(reverse=True)
+            out.append(sum(own[:target]) / (3.0 * target))
+        return out
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) sees: the whole board and every hand (G3)."""

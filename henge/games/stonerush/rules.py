@@ -42,6 +42,7 @@ from henge.core import (
     load_cards,
     load_int,
     made,
+    scaled_returns,
 )
 
 if not cython.compiled:  # compiled, the base is the extension type cimported in rules.pxd
@@ -441,6 +442,15 @@ class StonerushState(State):
         self._record(CHANCE, f"the game is over: {self.reason}; trilithon cards: {cards}; {won} won")
 
     # -- hidden information --------------------------------------------------------
+
+    def progress(self) -> list[float] | None:
+        """Each seat's standing by the rules' count: how far its own druid (its trilithon card's
+        colour) has come of the way from space 1 to the end of the track (0 before the deal); once
+        the game is over, the returns."""
+        if self.phase == _OVER:
+            return scaled_returns(self)
+        way = float(self.end - 1)
+        return [0.0 if own < 0 else (self.pos[own] - 1) / way for own in self.trilithon]
 
     def observation(self, player: int | None) -> dict[str, Any]:
         """Returns what seat ``player`` (None: a spectator) can see at the table (G3) and knows (G6)."""
