@@ -26,3 +26,21 @@ def test_the_table_in_the_docs_is_the_one_the_results_give(command, capsys, monk
         f"docs/agents.md does not hold the table `python scripts/strength_table.py {command}` prints from "
         "results/decided/ (paste it in place of the old one):\n" + printed
     )
+
+
+_ladder_spec = importlib.util.spec_from_file_location("ladder", ROOT / "scripts" / "ladder.py")
+assert _ladder_spec and _ladder_spec.loader
+ladder = importlib.util.module_from_spec(_ladder_spec)
+_ladder_spec.loader.exec_module(ladder)
+
+
+def test_the_ladder_in_the_docs_is_the_one_the_results_give(capsys, monkeypatch):
+    monkeypatch.setattr(ladder, "RESULTS", ROOT / "results" / "ladder")
+    monkeypatch.setattr(ladder, "DECIDED", ROOT / "results" / "decided")
+    monkeypatch.setattr(ladder, "LENGTHS", ROOT / "results" / "ladder" / "lengths.json")
+    ladder.main(["table"])
+    printed = capsys.readouterr().out
+    assert len(printed.splitlines()) == 2 + 12, "one row per game and player count"
+    assert printed in (ROOT / "docs" / "agents.md").read_text(), (
+        "docs/agents.md does not hold the table `python scripts/ladder.py table` prints (paste it in):\n" + printed
+    )
