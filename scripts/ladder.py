@@ -150,9 +150,12 @@ def _verdict(path: Path | None) -> str:
         return "not played"
     status = json.loads(path.read_text())["status"]
     per = status["seats_per_game"]
-    word = {"above": "**above**", "below": "below", "undecided": "undecided at cap"}.get(
-        status["decision"], status["decision"]
-    )
+    word = {
+        "above": "**above**",
+        "below": "below",
+        "undecided": "undecided at cap",
+        "running": "stopped, resumable",
+    }.get(status["decision"], status["decision"])
     low, high, fair = (x / per for x in (*status["interval"], status["fair_share"]))
     return f"{word} ({status['mean'] / per:.3f}, {low:.3f}-{high:.3f} vs {fair:.3f}; {status['blocks']} blocks)"
 
@@ -178,9 +181,12 @@ def table(_args: argparse.Namespace) -> None:
                 continue
             status = json.loads(path.read_text())["status"]
             per = status["seats_per_game"]
-            word = {"above": "**above**", "below": "below", "undecided": "undecided at cap"}.get(
-                status["decision"], status["decision"]
-            )
+            word = {
+                "above": "**above**",
+                "below": "below",
+                "undecided": "undecided at cap",
+                "running": "stopped, resumable",
+            }.get(status["decision"], status["decision"])
             low, high, fair = (x / per for x in (*status["interval"], status["fair_share"]))
             verdicts.append(
                 f"{word} ({status['mean'] / per:.3f}, {low:.3f}-{high:.3f} vs {fair:.3f}; {status['blocks']} blocks)"
