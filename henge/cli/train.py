@@ -21,6 +21,7 @@ from henge.cli.common import _console
 )
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint (its settings win over those given).")
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, help="Default: OUT with .ckpt.npz.")
+@click.option("--every", type=int, default=10, show_default=True, help="Write the checkpoint every EVERY rounds.")
 @click.option("--keep", type=int, default=0, help="Also write the weights every KEEP rounds, as OUT_rROUNDS.npz.")
 @click.option("--hidden", type=int, default=256, show_default=True, help="Units in each of the two hidden layers.")
 @click.option("--games", type=int, default=32, show_default=True, help="Self-play games per round.")
@@ -37,6 +38,7 @@ def train_command(
     seconds: float | None,
     resume: bool,
     checkpoint: str | None,
+    every: int,
     keep: int,
     hidden: int,
     games: int,
@@ -47,7 +49,7 @@ def train_command(
 ) -> None:
     """Train a network by deep Monte-Carlo self-play: the value of each move, no search (needs numpy).
 
-    Writes OUT (weights the bot dmc:OUT plays) and a checkpoint after every round; the same seed and
+    Writes OUT (weights the bot dmc:OUT plays) and a checkpoint every EVERY rounds and at the end; the same seed and
     the same number of rounds give the same weights, resumed or not.
     """
     try:
@@ -78,7 +80,7 @@ def train_command(
                 f"loss {t.last_loss:.4f}, {t.seconds:.0f} processor seconds"
             )
 
-    dmc_train.train(trainer, rounds=rounds, seconds=seconds, checkpoint=saved, report=report)
+    dmc_train.train(trainer, rounds=rounds, seconds=seconds, checkpoint=saved, every=every, report=report)
     trainer.save_policy(out)
     console.print(
         f"{out}: {trainer.rounds} rounds, {trainer.games_played} games, {trainer.samples} samples, "
