@@ -20,7 +20,10 @@ them only when asked with ``evaluation=True``. A bot that lives outside this pac
 reference, ``"module:Class"``, and imported only when one is made, so no module here imports the
 adapters. ``policy:PATH.npz`` plays a trained network saved as
 plain numpy weights (:mod:`henge.agents.policy`; it needs numpy): it is made by name like the others
-but, needing a file, is not in the list of bots offered.
+but, needing a file, is not in the list of bots offered. ``dmc`` plays the weights henge ships for the game
+played, trained by deep Monte-Carlo self-play (:mod:`henge.agents.dmc`), or ``dmc:PATH.npz`` a file of them:
+it plays only the games and counts with weights (:func:`check_agent` refuses the others, naming those), so
+it too is made by name but not offered.
 """
 
 from __future__ import annotations
@@ -54,6 +57,20 @@ def _policy(path: str, name: str) -> Any:
     except ModuleNotFoundError as error:
         raise ValueError(f"policy needs numpy ({error}): pip install numpy") from None
     return PolicyAgent(path, name=name)
+
+
+DMC = "dmc"
+"""The bot that plays weights trained by deep Monte-Carlo self-play: ``dmc`` (the shipped weights for the
+game played) or ``dmc:PATH.npz`` (:mod:`henge.agents.dmc`)."""
+
+
+def _dmc(path: str, name: str) -> Any:
+    # numpy is needed only by this bot: imported when one is made.
+    try:
+        from henge.agents.dmc import DMCAgent
+    except ModuleNotFoundError as error:
+        raise ValueError(f"dmc needs numpy ({error}): pip install numpy") from None
+    return DMCAgent(path, name=name)
 
 
 _EVALUATION_AGENTS: dict[str, Callable[..., Any] | str] = {
@@ -143,13 +160,16 @@ def make_agent(spec: str, *, evaluation: bool = False) -> Any:
         return LevelAgent(level(name), make_agent)
     if name == POLICY:
         return _policy(spec.partition(":")[2], spec)
+    if name == DMC:
+        return _dmc(spec.partition(":")[2], spec)
     factories: dict[str, Callable[..., Any] | str] = {**_AGENTS, **_EVALUATION_AGENTS} if evaluation else {**_AGENTS}
     found = factories.get(name)
     if found is None:
         if name in _EVALUATION_AGENTS:
             raise ValueError(f"{name} {_EVALUATION_ONLY[name]}")
         raise ValueError(
-            f"unknown bot {name!r}; levels: {', '.join(level_names())}; bots: {', '.join(_AGENTS)}, {POLICY}:FILE.npz"
+            f"unknown bot {name!r}; levels: {', '.join(level_names())}; "
+            f"bots: {', '.join(_AGENTS)}, {POLICY}:FILE.npz, {DMC}"
         )
     allowed = _SETTINGS.get(name, {})
     kwargs: dict[str, Any] = {}
@@ -196,6 +216,8 @@ def check_agent(
         return
     if spec.split(":")[0] == POLICY:
         agent.policy.check_game(game_id, players, options)
+    if spec.split(":")[0] == DMC:
+        agent.check(game_id, players, options)
     if spec.split(":")[0] == "heuristic" and not heuristics.has_heuristic(game_id):
         raise ValueError(f"no heuristic player for {game_id!r}; games with one: {', '.join(heuristics.known())}")
 

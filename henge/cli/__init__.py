@@ -1,7 +1,7 @@
 """The ``henge`` command line: list games, play in the terminal or the browser, replay records, benchmark.
 
 The commands live in modules by subject: ``play`` (games, play, replay), ``bench``, ``serve`` and
-``tournaments`` (tournament, analyze, sweep); this module is the group that gathers them.
+``tournaments`` (tournament, analyze, sweep), ``train``; this module is the group that gathers them.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from henge.cli.bench import bench_command
 from henge.cli.play import games, play_command, replay_command
 from henge.cli.serve import serve_command
 from henge.cli.tournaments import analyze_command, sweep_command, tournament_command
+from henge.cli.train import train_command
 from henge.core import warn_if_pure
 
 
@@ -32,6 +33,7 @@ for command in (
     tournament_command,
     analyze_command,
     sweep_command,
+    train_command,
 ):
     main.add_command(command)
 
