@@ -288,7 +288,10 @@ def test_ansi_render_is_the_learners_view_in_plain_text():
         ({"game_id": "stonerush", "options": {"variant": "x"}}, "option variant must be one of standard, bluestones"),
         ({"game_id": "stonerush", "options": {"speed": 1}}, "stonerush has no option 'speed'"),
         ({"game_id": "stonerush", "options": "bluestones"}, "options is a dict"),
-        ({"game_id": "fightin", "opponents": "alphazero"}, "unknown bot 'alphazero'; bots: random, heuristic, ismcts"),
+        (
+            {"game_id": "fightin", "opponents": "alphazero"},
+            "unknown bot 'alphazero'; levels: beginner, casual, strong; bots: random, heuristic, ismcts",
+        ),
         ({"game_id": "fightin", "opponents": "mcts-cheat"}, "mcts-cheat sees hidden information"),
         ({"game_id": "stonerush", "opponents": ["random"]}, "stonerush with 3 players needs 2 opponents, not 1"),
         ({"game_id": "fightin", "opponents": [object()]}, "an opponent is a bot name or a fair agent"),
