@@ -176,22 +176,9 @@ def table(_args: argparse.Namespace) -> None:
         differences: dict[tuple[str, str], float] = {}
         for upper, lower in rungs():
             path = find(game_id, players, spec(upper, game_id), spec(lower, game_id))
-            if path is None:
-                verdicts.append("not played")
-                continue
-            status = json.loads(path.read_text())["status"]
-            per = status["seats_per_game"]
-            word = {
-                "above": "**above**",
-                "below": "below",
-                "undecided": "undecided at cap",
-                "running": "stopped, resumable",
-            }.get(status["decision"], status["decision"])
-            low, high, fair = (x / per for x in (*status["interval"], status["fair_share"]))
-            verdicts.append(
-                f"{word} ({status['mean'] / per:.3f}, {low:.3f}-{high:.3f} vs {fair:.3f}; {status['blocks']} blocks)"
-            )
-            differences[upper, lower] = rung_difference(path)
+            verdicts.append(_verdict(path))
+            if path is not None:
+                differences[upper, lower] = rung_difference(path)
         at = names.index(ANCHOR)
         for k in range(at + 1, len(names)):
             step = differences.get((names[k], names[k - 1]))

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 
 import henge
-from henge.core import CHANCE, Game, State
+from henge.core import CHANCE, Game, State, sample_chance
 
 
 def random_game(game: Game, rng: random.Random) -> list[State]:
@@ -47,3 +47,23 @@ def random_move(state: State, rng: random.Random) -> None:
     else:
         legal = state.legal_actions()
         state.apply_action(legal[int(rng.random() * len(legal))])
+
+
+def decision_points(game_id: str, players: int, seed: int, every: int, most: int | None = None) -> list[State]:
+    """Returns copies of the state at every ``every``-th decision with a choice of a seeded random game
+    (``most`` at most): chance drawn by its weights, decisions uniformly, one draw each."""
+    state = henge.load(game_id, players).new_initial_state()
+    rng = random.Random(seed)
+    points: list[State] = []
+    count = 0
+    while not state.is_terminal() and (most is None or len(points) < most):
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            if count % every == 0:
+                points.append(state.clone())
+            count += 1
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    return points

@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from positions import decision_points
 
 import henge
 from henge.agents import (
@@ -33,7 +34,7 @@ from henge.agents.heuristics import NOTHING, Knowledge
 from henge.agents.ismcts import SearchConfig, Tree, config_for, search
 from henge.cli import main
 from henge.core import State, plugin
-from henge.records import play, sample_chance
+from henge.records import play
 from henge.tournament import (
     TournamentConfig,
     bootstrap_interval,
@@ -61,22 +62,7 @@ def _bots(game_id: str) -> list[str]:
 
 def _decision_points(game_id: str, players: int, seed: int, every: int) -> list[State]:
     """Returns states at every ``every``-th real decision (two or more legal actions) of a random game."""
-    game = henge.load(game_id, players)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    points = []
-    count = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            if count % every == 0:
-                points.append(state.clone())
-            count += 1
-        state.apply_action(legal[int(rng.random() * len(legal))])
-    return points
+    return decision_points(game_id, players, seed, every)
 
 
 # --- fair by construction ---------------------------------------------------------------

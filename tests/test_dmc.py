@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 np = pytest.importorskip("numpy")
+from positions import decision_points  # noqa: E402
+
 import henge  # noqa: E402
 import henge.agents.policy as policy_module  # noqa: E402
 from henge.agents import check_agent, make_agent, make_decision  # noqa: E402
@@ -17,7 +19,7 @@ from henge.agents.dmc import shipped, weights_for  # noqa: E402
 from henge.agents.dmc_train import Settings, Trainer, resume, train  # noqa: E402
 from henge.cli import main  # noqa: E402
 from henge.core import State, seat_tensor  # noqa: E402
-from henge.records import play, sample_chance  # noqa: E402
+from henge.records import play  # noqa: E402
 from henge.tournament import decided_match  # noqa: E402
 
 TINY = Settings("fightin", 2, seed=5, hidden=16, games=4, epochs=2, batch=64, lr=3e-3, epsilon=0.2)
@@ -133,21 +135,7 @@ def test_the_shipped_weights_beat_random_by_a_decided_match():
 
 
 def _decision_points(players: int, seed: int, every: int) -> list[State]:
-    game = henge.load("fightin", players)
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    points, count = [], 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            if count % every == 0:
-                points.append(state.clone())
-            count += 1
-        state.apply_action(legal[int(rng.random() * len(legal))])
-    return points
+    return decision_points("fightin", players, seed, every)
 
 
 def _unalike(spec: str, seen: dict) -> list[int]:

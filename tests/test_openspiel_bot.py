@@ -14,13 +14,13 @@ pytest.importorskip("pyspiel")
 pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
 from conftest import shipped_games
+from positions import decision_points
 
 import henge
 from henge.adapters import openspiel_bot
 from henge.agents import agent_names, check_agent, heuristics, make_agent, make_decision
 from henge.agents.heuristics import NOTHING
 from henge.core import State, plugin
-from henge.records import sample_chance
 from henge.tournament import MatchConfig, TournamentConfig, run
 
 GAMES = henge.list_games()
@@ -31,21 +31,7 @@ COUNTED = "openspiel-ismcts:simulations=4"
 
 def _decision_points(game_id: str, players: int, seed: int, every: int, most: int) -> list[State]:
     """Returns states at every ``every``-th decision with a choice of a random game, ``most`` at most."""
-    state = henge.load(game_id, players).new_initial_state()
-    rng = random.Random(seed)
-    points: list[State] = []
-    count = 0
-    while not state.is_terminal() and len(points) < most:
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            if count % every == 0:
-                points.append(state.clone())
-            count += 1
-        state.apply_action(legal[int(rng.random() * len(legal))])
-    return points
+    return decision_points(game_id, players, seed, every, most)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
